@@ -1,0 +1,3 @@
+from chatterm.cli.main import main
+
+raise SystemExit(main())

@@ -1,0 +1,113 @@
+"""go-vcr cassettes, formats 1 and 2: read, and write format 2."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+from chatterm.cassette.model import Interaction, Recording, RecordingError, Request, Response
+from chatterm.cassette.timing import format_go_duration, parse_go_duration
+from chatterm.cassette.vcr import (
+    EXTRA,
+    body_bytes,
+    decoded,
+    dump_yaml,
+    extra_of,
+    headers_from,
+    offsets_from,
+    reason_phrase,
+    text_or_bytes,
+)
+
+
+def is_govcr(data: Any) -> bool:
+    if not isinstance(data, dict) or not isinstance(data.get("interactions"), list):
+        return False
+    first = next((i for i in data["interactions"] if isinstance(i, dict)), None)
+    request = first.get("request") if first else None
+    return isinstance(request, dict) and "url" in request
+
+
+def read_govcr(data: dict[str, Any], name: str) -> Recording:
+    interactions = []
+    for number, item in enumerate(data["interactions"], start=1):
+        if not isinstance(item, dict) or not isinstance(item.get("response"), dict):
+            raise RecordingError(f"{name}: interaction {number} has no response")
+        request = item.get("request") if isinstance(item.get("request"), dict) else {}
+        response = item["response"]
+        extra = response.get(EXTRA) if isinstance(response.get(EXTRA), dict) else {}
+        code = response.get("code")
+        if not isinstance(code, int):
+            status_text = str(response.get("status") or "")
+            code = int(status_text[:3]) if status_text[:3].isdigit() else None
+        headers = headers_from(response.get("headers"))
+        body, headers = decoded(body_bytes(response.get("body")), headers)
+        status_text = str(response.get("status") or "")
+        interactions.append(
+            Interaction(
+                request=Request(
+                    method=str(request.get("method") or "POST"),
+                    url=str(request.get("url") or ""),
+                    headers=headers_from(request.get("headers")),
+                    body=body_bytes(request.get("body")),
+                ),
+                response=Response(
+                    status=code,
+                    headers=headers,
+                    body=body,
+                    reason=status_text[4:] if status_text[:3].isdigit() else status_text,
+                    offsets=offsets_from(extra.get("offsets")),
+                    duration=parse_go_duration(response.get("duration")),
+                    error=extra.get("error") if isinstance(extra.get("error"), dict) else None,
+                ),
+                meta={k: v for k, v in extra.items() if k not in ("offsets", "error")},
+            )
+        )
+    version = data.get("version")
+    return Recording(format="govcr", interactions=interactions) if version in (1, 2, None) else _unknown(version, name)
+
+
+def _unknown(version: Any, name: str) -> Recording:
+    raise RecordingError(f"{name}: go-vcr cassette version {version!r} is not one chatterm reads (1 or 2)")
+
+
+def write_govcr(recording: Recording) -> bytes:
+    interactions = []
+    for number, interaction in enumerate(recording.interactions):
+        request = interaction.request or Request(method="POST", url="")
+        response = interaction.response
+        duration = response.duration
+        if duration is None and response.offsets:
+            duration = response.offsets[-1][0]
+        status = response.status or 200
+        item: dict[str, Any] = {
+            "id": number,
+            "request": {
+                "proto": "HTTP/1.1",
+                "proto_major": 1,
+                "proto_minor": 1,
+                "content_length": len(request.body),
+                "host": urlsplit(request.url).netloc,
+                "body": text_or_bytes(request.body),
+                "form": {},
+                "headers": request.headers,
+                "url": request.url,
+                "method": request.method,
+            },
+            "response": {
+                "proto": "HTTP/1.1",
+                "proto_major": 1,
+                "proto_minor": 1,
+                "content_length": -1,
+                "body": text_or_bytes(response.body),
+                "headers": response.headers,
+                "status": f"{status} {response.reason or reason_phrase(status)}".strip(),
+                "code": status,
+                "duration": format_go_duration(duration or 0.0),
+            },
+        }
+        extra = extra_of(interaction)
+        if extra:
+            item["response"][EXTRA] = extra
+        interactions.append(item)
+    return b"---\n" + dump_yaml({"version": 2, "interactions": interactions})

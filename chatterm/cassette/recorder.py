@@ -1,0 +1,158 @@
+"""Record HTTP exchanges as they flow, inside the httpx transport.
+
+The recorder tees the response bytes: the caller gets every chunk the moment it arrives (vcrpy's own httpx
+stub reads the whole body first, which would stall a live stream). Each chunk is stamped with its time
+offset from the request, and secrets are removed from the request before it is kept.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import httpx
+
+from chatterm.cassette.model import Headers, Interaction, Recording, Request, Response
+from chatterm.cassette.redact import clean_request
+from chatterm.cassette.timing import offsets_from_chunks
+from chatterm.decode.body import body_kind
+
+STOPPED = "the answer was stopped before it ended"
+
+
+def _headers(headers: httpx.Headers) -> Headers:
+    result: Headers = {}
+    for name, value in headers.multi_items():
+        result.setdefault(name, []).append(value)
+    return result
+
+
+class Recorder:
+    """Collects the exchanges of one session.
+
+    Args:
+        on_update: called with the recorder when an exchange completes, and at most every
+            `flush_interval` seconds while a response streams, so a crash loses (almost) nothing.
+        secrets: key strings to scrub wherever they appear.
+    """
+
+    def __init__(
+        self,
+        on_update: Callable[[Recorder], None] | None = None,
+        flush_interval: float = 1.0,
+        secrets: tuple[str, ...] = (),
+        recording_format: str = "vcr",
+    ) -> None:
+        self.recording = Recording(format=recording_format)
+        self.on_update = on_update
+        self.flush_interval = flush_interval
+        self.secrets = secrets
+
+    @property
+    def interactions(self) -> list[Interaction]:
+        return self.recording.interactions
+
+    def transport(self, inner: httpx.AsyncBaseTransport | None = None) -> RecordingTransport:
+        return RecordingTransport(self, inner or httpx.AsyncHTTPTransport())
+
+    def note_error(self, error: dict[str, Any]) -> None:
+        """Attach the reason an answer ended early (the client knows it best) to the last exchange."""
+        if self.interactions:
+            self.interactions[-1].response.error = error
+            self.updated()
+
+    def updated(self) -> None:
+        if self.on_update is not None:
+            self.on_update(self)
+
+
+class _Capture:
+    def __init__(self, recorder: Recorder, interaction: Interaction, started: float) -> None:
+        self.recorder = recorder
+        self.interaction = interaction
+        self.started = started
+        self.body = bytearray()
+        self.chunks: list[tuple[float, int]] = []
+        self.complete = False
+        self.closed = False
+        self.last_flush = started
+
+    def add(self, chunk: bytes) -> None:
+        now = time.monotonic()
+        self.body += chunk
+        self.chunks.append((now - self.started, len(self.body)))
+        if now - self.last_flush >= self.recorder.flush_interval:
+            self.last_flush = now
+            self.sync()
+            self.recorder.updated()
+
+    def sync(self) -> None:
+        response = self.interaction.response
+        response.body = bytes(self.body)
+        kind = body_kind(response.content_type, response.body[:64])
+        response.offsets = offsets_from_chunks(self.chunks, response.body, kind) or None
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        self.sync()
+        if not self.complete and self.interaction.response.error is None:
+            self.interaction.response.error = {"status": None, "message": STOPPED}
+        self.recorder.updated()
+
+
+class _TeeStream(httpx.AsyncByteStream):
+    def __init__(self, inner: httpx.AsyncByteStream, capture: _Capture) -> None:
+        self._inner = inner
+        self._capture = capture
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        async for chunk in self._inner:
+            self._capture.add(chunk)
+            yield chunk
+        self._capture.complete = True
+
+    async def aclose(self) -> None:
+        try:
+            await self._inner.aclose()
+        finally:
+            self._capture.close()
+
+
+class RecordingTransport(httpx.AsyncBaseTransport):
+    def __init__(self, recorder: Recorder, inner: httpx.AsyncBaseTransport) -> None:
+        self._recorder = recorder
+        self._inner = inner
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        body = request.content if isinstance(request.stream, httpx.ByteStream) else await request.aread()
+        kept = Request(method=request.method, url=str(request.url), headers=_headers(request.headers), body=body)
+        started = time.monotonic()
+        response = await self._inner.handle_async_request(request)
+        interaction = Interaction(
+            request=clean_request(kept, self._recorder.secrets),
+            response=Response(
+                status=response.status_code,
+                headers=_headers(response.headers),
+                reason=_reason(response),
+            ),
+        )
+        self._recorder.interactions.append(interaction)
+        capture = _Capture(self._recorder, interaction, started)
+        assert isinstance(response.stream, httpx.AsyncByteStream)
+        return httpx.Response(
+            status_code=response.status_code,
+            headers=response.headers,
+            stream=_TeeStream(response.stream, capture),
+            extensions=response.extensions,
+        )
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+
+def _reason(response: httpx.Response) -> str:
+    phrase = response.extensions.get("reason_phrase", b"")
+    return phrase.decode("ascii", "replace") if isinstance(phrase, bytes) else str(phrase)

@@ -1,0 +1,91 @@
+"""Play recorded answers back: byte for byte, at the recorded pace times a speed factor, or at once.
+
+The same matching and pacing back `chatterm serve`, the in-process `demo` profile and `chatterm replay`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+import httpx
+
+from chatterm.cassette.model import Interaction, Recording, Response
+from chatterm.cassette.timing import schedule
+
+
+class Matcher:
+    """Chooses the recorded answer for a request: the turn whose request matches, else the next in order.
+
+    Turns are played once each; when every turn has been played, playback starts over.
+    """
+
+    def __init__(self, recording: Recording) -> None:
+        self._interactions = recording.interactions
+        self._played: set[int] = set()
+
+    def match(self, body: Any) -> Interaction | None:
+        if not self._interactions:
+            return None
+        if len(self._played) >= len(self._interactions):
+            self._played.clear()
+        wanted = body.get("messages") if isinstance(body, dict) else None
+        chosen = None
+        if wanted is not None:
+            for index, interaction in enumerate(self._interactions):
+                if index not in self._played and interaction.request and interaction.request.messages == wanted:
+                    chosen = index
+                    break
+        if chosen is None:
+            chosen = next(i for i in range(len(self._interactions)) if i not in self._played)
+        self._played.add(chosen)
+        return self._interactions[chosen]
+
+
+async def paced(response: Response, speed: float = 1.0, instant: bool = False) -> AsyncIterator[bytes]:
+    """The body of a recorded response, piece by piece, each at its recorded time divided by `speed`."""
+    started = time.monotonic()
+    for at, piece in schedule(response):
+        if not instant and speed > 0:
+            delay = started + at / speed - time.monotonic()
+            if delay > 0:
+                await asyncio.sleep(delay)
+        yield piece
+
+
+class _PacedStream(httpx.AsyncByteStream):
+    def __init__(self, response: Response, speed: float, instant: bool) -> None:
+        self._response, self._speed, self._instant = response, speed, instant
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        async for piece in paced(self._response, self._speed, self._instant):
+            yield piece
+
+
+class ReplayTransport(httpx.AsyncBaseTransport):
+    """An httpx transport that answers every request from a recording, at its pace."""
+
+    def __init__(self, recording: Recording, speed: float = 1.0, instant: bool = False) -> None:
+        self.matcher = Matcher(recording)
+        self.speed = speed
+        self.instant = instant
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        try:
+            body = json.loads(await request.aread() or b"null")
+        except ValueError:
+            body = None
+        interaction = self.matcher.match(body)
+        if interaction is None:
+            return httpx.Response(404, json={"error": {"message": "the recording holds no answers"}})
+        recorded = interaction.response
+        headers = [(k, v) for k, values in recorded.headers.items() for v in values]
+        headers = [(k, v) for k, v in headers if k.lower() not in ("content-length", "transfer-encoding")]
+        return httpx.Response(
+            status_code=recorded.status or 200,
+            headers=headers or [("content-type", "text/event-stream")],
+            stream=_PacedStream(recorded, self.speed, self.instant),
+        )

@@ -1,0 +1,221 @@
+"""vcrpy cassettes (format 1, YAML or JSON): read, and write as YAML.
+
+Read: `body.string` as text or `!!binary`, gzip/deflate-encoded bodies, the `parsed_body` variant
+(pydantic-ai's serializer), and the old httpx layout (`status_code`/`content`).
+Write: chatterm keeps what vcrpy does not know under `x_chatterm` in each response (vcrpy ignores it), so
+the file stays loadable by vcrpy and replays through httpx in any test suite.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import zlib
+from typing import Any
+
+import yaml
+
+from chatterm.cassette.dataio import SafeDumper
+from chatterm.cassette.model import (
+    Headers,
+    Interaction,
+    Recording,
+    RecordingError,
+    Request,
+    Response,
+    header,
+    without_headers,
+)
+
+EXTRA = "x_chatterm"
+
+
+def is_vcr(data: Any) -> bool:
+    if not isinstance(data, dict) or not isinstance(data.get("interactions"), list):
+        return False
+    first = next((i for i in data["interactions"] if isinstance(i, dict)), None)
+    request = first.get("request") if first else None
+    return isinstance(request, dict) and "uri" in request
+
+
+def read_vcr(data: dict[str, Any], name: str) -> Recording:
+    interactions = []
+    for number, item in enumerate(data["interactions"], start=1):
+        if not isinstance(item, dict) or not isinstance(item.get("response"), dict):
+            raise RecordingError(f"{name}: interaction {number} has no response")
+        request = item.get("request") if isinstance(item.get("request"), dict) else {}
+        interactions.append(_interaction(request, item["response"]))
+    return Recording(format="vcr", interactions=interactions)
+
+
+def _interaction(request: dict[str, Any], response: dict[str, Any]) -> Interaction:
+    extra = response.get(EXTRA) if isinstance(response.get(EXTRA), dict) else {}
+    if "status_code" in response:  # vcrpy's old httpx layout
+        status, reason = response.get("status_code"), ""
+        raw_body: Any = response.get("content")
+    else:
+        status_field = response.get("status")
+        status = status_field.get("code") if isinstance(status_field, dict) else status_field
+        reason = str(status_field.get("message") or "") if isinstance(status_field, dict) else ""
+        raw_body = _body(response)
+    headers = headers_from(response.get("headers"))
+    body = body_bytes(raw_body)
+    body, headers = decoded(body, headers)
+    return Interaction(
+        request=Request(
+            method=str(request.get("method") or "POST"),
+            url=str(request.get("uri") or ""),
+            headers=headers_from(request.get("headers")),
+            body=body_bytes(_body(request)),
+        ),
+        response=Response(
+            status=status if isinstance(status, int) else None,
+            headers=headers,
+            body=body,
+            reason=reason,
+            offsets=offsets_from(extra.get("offsets")),
+            error=extra.get("error") if isinstance(extra.get("error"), dict) else None,
+        ),
+        meta={k: v for k, v in extra.items() if k not in ("offsets", "error")},
+    )
+
+
+def _body(part: dict[str, Any]) -> Any:
+    if "parsed_body" in part:
+        return json.dumps(part["parsed_body"], ensure_ascii=False)
+    body = part.get("body")
+    if isinstance(body, dict):
+        return body.get("string")
+    return body
+
+
+def body_bytes(value: Any) -> bytes:
+    if value is None:
+        return b""
+    if isinstance(value, bytes):
+        return value
+    if isinstance(value, str):
+        return value.encode("utf-8", "surrogateescape")
+    return json.dumps(value, ensure_ascii=False).encode()
+
+
+def headers_from(value: Any) -> Headers:
+    if not isinstance(value, dict):
+        return {}
+    headers: Headers = {}
+    for key, values in value.items():
+        items = values if isinstance(values, list) else [values]
+        headers[str(key)] = [str(v) for v in items if v is not None]
+    return headers
+
+
+def offsets_from(value: Any) -> list[tuple[float, int]] | None:
+    if not isinstance(value, list):
+        return None
+    pairs = []
+    for pair in value:
+        if isinstance(pair, (list, tuple)) and len(pair) == 2:
+            at, end = pair
+            if isinstance(at, (int, float)) and isinstance(end, int):
+                pairs.append((float(at), end))
+    return pairs or None
+
+
+def decoded(body: bytes, headers: Headers) -> tuple[bytes, Headers]:
+    """Undo a gzip or deflate Content-Encoding, so the body is what the client read."""
+    encoding = (header(headers, "content-encoding") or "").lower()
+    try:
+        if encoding == "gzip" or body[:2] == b"\x1f\x8b":
+            body = gzip.decompress(body)
+        elif encoding == "deflate":
+            body = zlib.decompress(body)
+        else:
+            return body, headers
+    except (OSError, EOFError, zlib.error):
+        return body, headers
+    return body, without_headers(headers, "content-encoding", "content-length")
+
+
+class _FlowList(list[Any]):
+    """A list written on one line (the per-event offsets)."""
+
+
+class _Dumper(SafeDumper):  # type: ignore[misc, valid-type]
+    pass
+
+
+def _represent_str(dumper: yaml.SafeDumper, text: str) -> yaml.ScalarNode:
+    style = "|" if "\n" in text and "\r" not in text else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", text, style=style)
+
+
+def _represent_flow(dumper: yaml.SafeDumper, items: _FlowList) -> yaml.SequenceNode:
+    return dumper.represent_sequence("tag:yaml.org,2002:seq", items, flow_style=True)
+
+
+_Dumper.add_representer(str, _represent_str)
+_Dumper.add_representer(_FlowList, _represent_flow)
+
+
+def dump_yaml(data: Any) -> bytes:
+    text: str = yaml.dump(data, Dumper=_Dumper, allow_unicode=True, sort_keys=False, width=1 << 20)
+    return text.encode("utf-8")
+
+
+def text_or_bytes(body: bytes) -> str | bytes:
+    """Bodies are written as text when they are UTF-8 that YAML carries exactly, else as `!!binary`."""
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError:
+        return body
+    if any((ord(c) < 32 and c not in "\t\n\r") or 0x7F <= ord(c) <= 0x9F or c in "\ufeff\u2028\u2029" for c in text):
+        return body  # YAML would normalise or escape these unreliably across loaders
+    return text
+
+
+def extra_of(interaction: Interaction) -> dict[str, Any]:
+    response = interaction.response
+    extra: dict[str, Any] = dict(interaction.meta)
+    if response.offsets:
+        extra["offsets"] = _FlowList(_FlowList([round(at, 4), end]) for at, end in response.offsets)
+    if response.error:
+        extra["error"] = response.error
+    return extra
+
+
+def write_vcr(recording: Recording) -> bytes:
+    interactions = []
+    for interaction in recording.interactions:
+        request = interaction.request or Request(method="POST", url="")
+        response = interaction.response
+        body = text_or_bytes(request.body) if request.body else None
+        item = {
+            "request": {
+                "body": body,
+                "headers": request.headers,
+                "method": request.method,
+                "uri": request.url,
+            },
+            "response": {
+                "body": {"string": text_or_bytes(response.body)},
+                "headers": response.headers,
+                "status": {
+                    "code": response.status or 200,
+                    "message": response.reason or reason_phrase(response.status),
+                },
+            },
+        }
+        extra = extra_of(interaction)
+        if extra:
+            item["response"][EXTRA] = extra
+        interactions.append(item)
+    return dump_yaml({"interactions": interactions, "version": 1})
+
+
+def reason_phrase(status: int | None) -> str:
+    from http import HTTPStatus
+
+    try:
+        return HTTPStatus(status or 200).phrase
+    except ValueError:
+        return ""

@@ -1,0 +1,123 @@
+"""`chatterm ask`: one answer streamed to stdout as it arrives, reasoning to stderr, no UI."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from chatterm.cassette.dataio import write_private
+from chatterm.cassette.recorder import Recorder
+from chatterm.cli.main import EXIT_OK, EXIT_PROVIDER, UsageError
+from chatterm.cli.recordings import render
+from chatterm.client import ChatClient
+from chatterm.config import load_settings
+from chatterm.conversation import Reply
+from chatterm.events import Content, Reasoning, StreamError, StreamWarning, ToolCallDelta
+from chatterm.resolve import ResolveError, choose, demo_recording
+from chatterm.terminal import neutralize
+
+DIM, RESET = "\x1b[2m", "\x1b[0m"
+
+
+def read_prompt(prompt: str | None) -> str:
+    if prompt not in (None, "-"):
+        return str(prompt)
+    if sys.stdin is None or sys.stdin.isatty():
+        raise UsageError("no prompt: give one as an argument, or pipe it on stdin")
+    text = sys.stdin.read()
+    if not text.strip():
+        raise UsageError("the prompt read from stdin is empty")
+    return text
+
+
+class _Printer:
+    """Writes text as it arrives: neutralised on a terminal, exact when piped."""
+
+    def __init__(self, stream: TextIO, dim: bool = False) -> None:
+        self.stream = stream
+        self.tty = stream.isatty()
+        self.dim = dim and self.tty
+        self.last = "\n"
+        self.wrote = False
+
+    def write(self, text: str) -> None:
+        if not text:
+            return
+        shown = neutralize(text) if self.tty else text
+        self.stream.write(f"{DIM}{shown}{RESET}" if self.dim else shown)
+        self.stream.flush()
+        self.last = text[-1]
+        self.wrote = True
+
+    def end_line(self) -> None:
+        if self.wrote and self.last != "\n":
+            self.stream.write("\n")
+            self.stream.flush()
+            self.last = "\n"
+
+
+def run_ask(args: argparse.Namespace) -> int:
+    prompt = read_prompt(args.prompt)
+    try:
+        choice = choose(load_settings(), args.profile, args.model, args.base_url, args.api_key_env, args.read_timeout)
+    except ResolveError as exc:
+        raise UsageError(str(exc)) from None
+    messages = [{"role": "system", "content": args.system}] if args.system else []
+    messages.append({"role": "user", "content": prompt})
+    record = Path(args.record) if args.record else None
+    secrets = (choice.endpoint.api_key,) if choice.endpoint.api_key else ()
+
+    def save(recorder: Recorder) -> None:
+        assert record is not None
+        try:
+            write_private(record, render(recorder.recording, "vcr"))
+        except OSError as exc:
+            print(f"chatterm: warning: cannot write {record} ({exc.strerror or exc})", file=sys.stderr)
+
+    recorder = Recorder(on_update=save, secrets=secrets) if record else None
+    reply = asyncio.run(_ask(choice, messages, recorder, show_reasoning=not args.no_reasoning))
+    if recorder is not None and recorder.interactions:
+        recorder.interactions[-1].meta.update({"profile": choice.profile, "model": choice.endpoint.model})
+        save(recorder)
+    if reply.error is not None:
+        print(f"chatterm: {reply.error.message}", file=sys.stderr)
+        return EXIT_PROVIDER
+    return EXIT_OK
+
+
+async def _ask(choice, messages, recorder, show_reasoning: bool) -> Reply:  # type: ignore[no-untyped-def]
+    server = None
+    if choice.is_demo:
+        from chatterm.server import ReplayServer
+
+        server = ReplayServer(demo_recording())
+        choice.endpoint.base_url = await server.start()
+    out, err = _Printer(sys.stdout), _Printer(sys.stderr, dim=True)
+    reply = Reply()
+    try:
+        async with ChatClient(choice.endpoint, recorder=recorder) as client:
+            async for event in client.stream(messages):
+                reply.add(event)
+                if isinstance(event, Content):
+                    err.end_line()
+                    out.write(event.text)
+                elif isinstance(event, Reasoning) and show_reasoning:
+                    err.write(event.text)
+                elif isinstance(event, ToolCallDelta) and event.name:
+                    err.end_line()
+                    err.write(f"[tool call {event.name}]\n")
+                elif isinstance(event, StreamWarning):
+                    err.end_line()
+                    print(f"chatterm: warning: {event.message}", file=sys.stderr)
+                elif isinstance(event, StreamError):
+                    pass
+    finally:
+        if server is not None:
+            await server.stop()
+        err.end_line()
+        if out.tty:
+            out.end_line()
+    return reply

@@ -1,0 +1,123 @@
+"""The `chatterm` command line. Each command imports what it needs only when it runs, so `--version` and
+`--help` stay fast (Textual is imported only by the app)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from chatterm import __version__
+
+EXIT_OK, EXIT_PROVIDER, EXIT_USAGE = 0, 1, 2
+
+
+class UsageError(Exception):
+    """Bad usage or an unreadable file: one line on stderr, exit code 2."""
+
+
+def _positive(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0: {text!r}")
+    return value
+
+
+def _endpoint_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--profile", "-P", metavar="NAME", help="the provider profile to use")
+    parser.add_argument("--model", "-m", metavar="M", help="the model to ask (default: the profile's)")
+    parser.add_argument("--base-url", metavar="URL", help="an ad-hoc OpenAI-compatible endpoint, no profile needed")
+    parser.add_argument(
+        "--api-key-env", metavar="VAR", help="with --base-url: the environment variable holding the key"
+    )
+    parser.add_argument("--read-timeout", type=_positive, metavar="S", help="seconds without data before giving up")
+
+
+def _pace_options(parser: argparse.ArgumentParser) -> None:
+    pace = parser.add_mutually_exclusive_group()
+    pace.add_argument("--speed", type=_positive, default=1.0, metavar="X", help="replay at X times the recorded pace")
+    pace.add_argument("--instant", action="store_true", help="replay without waiting")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="chatterm",
+        description="A terminal chat app for large language models. With no command, opens the chat app.",
+    )
+    parser.add_argument("--version", action="version", version=f"chatterm {__version__}")
+    _endpoint_options(parser)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    ask = commands.add_parser("ask", help="stream one answer to stdout (reasoning to stderr), no UI")
+    _endpoint_options(ask)
+    ask.add_argument("--system", metavar="TEXT", help="a system prompt")
+    ask.add_argument("--record", metavar="PATH", help="save the exchange as a cassette")
+    ask.add_argument("--no-reasoning", action="store_true", help="do not print the reasoning")
+    ask.add_argument("prompt", nargs="?", metavar="PROMPT", help="the prompt; '-' or absent reads stdin")
+
+    show = commands.add_parser("show", help="print the conversation held in a recording")
+    show.add_argument("path", metavar="PATH")
+    show.add_argument("--json", action="store_true", help="print the show --json schema")
+
+    convert = commands.add_parser("convert", help="rewrite a recording in another format")
+    convert.add_argument("source", metavar="IN")
+    convert.add_argument("target", metavar="OUT")
+    convert.add_argument("--to", choices=["vcr", "govcr", "sse"], help="the format (default: from OUT's suffix)")
+
+    serve = commands.add_parser("serve", help="serve a recording as an OpenAI-compatible endpoint")
+    serve.add_argument("path", metavar="PATH")
+    serve.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=0, metavar="N", help="the port (default: any free port)")
+    serve.add_argument("--allow-remote", action="store_true", help="allow listening on a non-loopback address")
+    _pace_options(serve)
+
+    replay = commands.add_parser("replay", help="open a recording in the app, re-streaming it at its pace")
+    replay.add_argument("path", metavar="PATH")
+    _pace_options(replay)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return _dispatch(args)
+    except UsageError as exc:
+        _fail(str(exc))
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    from chatterm.cassette.model import RecordingError
+    from chatterm.config import ConfigError
+
+    try:
+        if args.command == "ask":
+            from chatterm.cli.ask import run_ask
+
+            return run_ask(args)
+        if args.command in ("show", "convert", "serve"):
+            from chatterm.cli import recordings
+
+            return int(getattr(recordings, f"run_{args.command}")(args))
+        if args.command == "replay":
+            from chatterm.cli.app import run_replay
+
+            return run_replay(args)
+        from chatterm.cli.app import run_app
+
+        return run_app(args)
+    except (RecordingError, ConfigError) as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _fail(message: str) -> None:
+    print(f"chatterm: {message}", file=sys.stderr)

@@ -1,0 +1,124 @@
+"""`chatterm show`, `convert` and `serve`: recordings without the app."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import ipaddress
+import json
+import sys
+from pathlib import Path
+
+from chatterm.cassette.dataio import write_private
+from chatterm.cassette.govcr import write_govcr
+from chatterm.cassette.load import load_recording
+from chatterm.cassette.model import Recording
+from chatterm.cassette.redact import clean_interaction
+from chatterm.cassette.ssecapture import write_sse
+from chatterm.cassette.summary import summarize
+from chatterm.cassette.vcr import write_vcr
+from chatterm.cli.main import EXIT_OK, UsageError
+from chatterm.terminal import neutralize
+
+WRITERS = {"vcr": write_vcr, "govcr": write_govcr, "sse": write_sse}
+
+
+def run_show(args: argparse.Namespace) -> int:
+    summary = summarize(load_recording(args.path))
+    if args.json:
+        sys.stdout.write(json.dumps(summary, ensure_ascii=False, indent=2) + "\n")
+        return EXIT_OK
+    safe = neutralize if sys.stdout.isatty() else (lambda text: text)
+    out = [f"# {args.path} ({summary['format']}, {len(summary['turns'])} turns)"]
+    for number, turn in enumerate(summary["turns"], start=1):
+        request, response = turn["request"], turn["response"]
+        out.append(f"\n## Turn {number}" + (f" · {response['model']}" if response["model"] else ""))
+        for message in (request or {}).get("messages") or []:
+            if isinstance(message, dict):
+                out.append(f"[{message.get('role', '?')}] {safe(_text_of(message))}")
+        if response["reasoning"]:
+            out.append(f"[reasoning] {safe(response['reasoning'])}")
+        if response["content"]:
+            out.append(f"[assistant] {safe(response['content'])}")
+        for call in response["tool_calls"]:
+            out.append(f"[tool call] {safe(call['name'])}({safe(call['arguments'])})")
+        if response["usage"]:
+            usage = response["usage"]
+            out.append(
+                f"[usage] prompt {usage['prompt_tokens']}, completion {usage['completion_tokens']}"
+                + (f", reasoning {usage['reasoning_tokens']}" if usage["reasoning_tokens"] is not None else "")
+            )
+        if response["error"]:
+            out.append(f"[error] {safe(response['error']['message'])}")
+    sys.stdout.write("\n".join(out) + "\n")
+    return EXIT_OK
+
+
+def _text_of(message: dict[str, object]) -> str:
+    content = message.get("content")
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return " ".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
+    parts = message.get("parts")  # Gemini
+    if isinstance(parts, list):
+        return " ".join(str(p.get("text", "")) for p in parts if isinstance(p, dict))
+    return ""
+
+
+def target_format(path: str, explicit: str | None) -> str:
+    if explicit:
+        return explicit
+    suffix = Path(path).suffix.lower()
+    if suffix == ".sse":
+        return "sse"
+    if suffix in (".yaml", ".yml"):
+        return "vcr"
+    raise UsageError(f"cannot tell the format from {path!r}: name it .yaml or .sse, or pass --to vcr|govcr|sse")
+
+
+def render(recording: Recording, fmt: str) -> bytes:
+    """A recording in a format, with secrets removed."""
+    clean = Recording(format=fmt, interactions=[clean_interaction(i) for i in recording.interactions])
+    return WRITERS[fmt](clean)
+
+
+def run_convert(args: argparse.Namespace) -> int:
+    fmt = target_format(args.target, args.to)
+    recording = load_recording(args.source)
+    try:
+        write_private(Path(args.target), render(recording, fmt))
+    except OSError as exc:
+        raise UsageError(f"{args.target}: cannot be written ({exc.strerror or exc})") from None
+    print(f"wrote {args.target} ({fmt}, {len(recording.interactions)} turns)", file=sys.stderr)
+    return EXIT_OK
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    from chatterm.server import ReplayServer
+
+    try:
+        loopback = args.host == "localhost" or ipaddress.ip_address(args.host).is_loopback
+    except ValueError:
+        loopback = False
+    if not loopback and not args.allow_remote:
+        raise UsageError(f"refusing to listen on {args.host}: it is not a loopback address (add --allow-remote)")
+    if not loopback:
+        print(f"chatterm: warning: serving on {args.host}, reachable from other machines", file=sys.stderr)
+    recording = load_recording(args.path)
+    server = ReplayServer(recording, speed=args.speed, instant=args.instant)
+
+    async def serve() -> None:
+        try:
+            base_url = await server.start(args.host, args.port)
+        except OSError as exc:
+            raise UsageError(f"cannot listen on {args.host}:{args.port} ({exc.strerror or exc})") from None
+        print(base_url, flush=True)
+        print(f"serving {len(recording.interactions)} recorded turns; Ctrl+C stops", file=sys.stderr, flush=True)
+        await server.serve_forever()
+
+    try:
+        asyncio.run(serve())
+    except KeyboardInterrupt:
+        pass
+    return EXIT_OK

@@ -1,0 +1,213 @@
+"""The streaming chat client: httpx + httpx-sse's decoders against any OpenAI-compatible endpoint.
+
+`ChatClient.stream()` yields typed events and never raises for anything the network or the provider
+does: an HTTP error, an error inside the stream, a dropped connection or a read timeout each end the
+answer with a `StreamError` after every token received. Retries happen only before the first byte of an
+answer (408, 409, 429, 5xx), honour `Retry-After`, and are few and short.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from email.utils import parsedate_to_datetime
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+
+from chatterm import __version__
+from chatterm.cassette.recorder import Recorder
+from chatterm.decode.body import BodyDecoder, body_kind
+from chatterm.decode.errors import http_error
+from chatterm.events import Event, StreamError, StreamWarning
+
+RETRY_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504})
+MAX_RETRIES = 2
+MAX_WAIT = 8.0
+"""The longest wait before a retry; a server asking for longer gets its error shown at once."""
+MAX_ERROR_BODY = 1024 * 1024
+
+
+@dataclass
+class Endpoint:
+    """Where and how to ask: what a provider profile resolves to."""
+
+    base_url: str
+    model: str
+    api_key: str | None = None
+    headers: dict[str, str] = field(default_factory=dict)
+    params: dict[str, Any] = field(default_factory=dict)
+    think_tags: bool = True
+    connect_timeout: float = 10.0
+    read_timeout: float = 300.0
+    stream_usage: bool = True
+
+    @property
+    def chat_url(self) -> str:
+        return self.base_url.rstrip("/") + "/chat/completions"
+
+    def request_body(self, messages: list[dict[str, Any]], model: str | None = None) -> dict[str, Any]:
+        body: dict[str, Any] = {"model": model or self.model, "messages": messages, "stream": True}
+        if self.stream_usage:
+            body["stream_options"] = {"include_usage": True}
+        body.update(self.params)
+        return body
+
+    def request_headers(self) -> dict[str, str]:
+        headers = {
+            "Accept": "text/event-stream",
+            "Accept-Encoding": "identity",
+            "User-Agent": f"chatterm/{__version__}",
+        }
+        if self.api_key:
+            headers["Authorization"] = f"Bearer {self.api_key}"
+        headers.update(self.headers)
+        return headers
+
+
+def retry_after(headers: httpx.Headers) -> float | None:
+    """Seconds the server asked to wait (`Retry-After` as seconds or a date, or `retry-after-ms`)."""
+    millis = headers.get("retry-after-ms")
+    if millis:
+        try:
+            return max(float(millis) / 1000, 0.0)
+        except ValueError:
+            pass
+    value = headers.get("retry-after")
+    if not value:
+        return None
+    try:
+        return max(float(value), 0.0)
+    except ValueError:
+        pass
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    import datetime as dt
+
+    return max((when - dt.datetime.now(dt.UTC)).total_seconds(), 0.0)
+
+
+def transport_error(exc: Exception, endpoint: Endpoint, started: bool) -> StreamError:
+    """One line saying what went wrong on the network, and what to do."""
+    host = urlsplit(endpoint.base_url).netloc or endpoint.base_url
+    if isinstance(exc, httpx.ConnectTimeout):
+        return StreamError(None, f"connecting to {host} timed out after {endpoint.connect_timeout:g} s", "connect")
+    if isinstance(exc, httpx.ReadTimeout):
+        what = "the answer was cut short" if started else "no answer"
+        return StreamError(
+            None,
+            f"{what}: no data from {host} for {endpoint.read_timeout:g} s (read timeout; raise it with --read-timeout)",
+            "timeout",
+        )
+    if isinstance(exc, httpx.ConnectError):
+        text = str(exc).lower()
+        if "name or service" in text or "nodename" in text or "getaddrinfo" in text or "resolve" in text:
+            reason = "the host name does not resolve (check the base URL and your network)"
+        elif "refused" in text:
+            reason = "connection refused (is the server running?)"
+        else:
+            reason = str(exc) or type(exc).__name__
+        return StreamError(None, f"cannot connect to {host}: {reason}", "connect")
+    if isinstance(exc, (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError)):
+        what = "the connection was lost mid-answer" if started else "the connection was closed before an answer"
+        return StreamError(None, f"{what} ({host})", "network")
+    if isinstance(exc, httpx.UnsupportedProtocol):
+        return StreamError(None, f"not an http(s) URL: {endpoint.base_url}", "connect")
+    return StreamError(None, f"request to {host} failed: {type(exc).__name__}: {exc}", "network")
+
+
+class ChatClient:
+    """Streams chat completions from one endpoint.
+
+    Args:
+        endpoint: where to ask.
+        recorder: records every exchange (a cassette) when given.
+        transport: an httpx transport to use instead of the network (replay, tests).
+    """
+
+    def __init__(
+        self,
+        endpoint: Endpoint,
+        recorder: Recorder | None = None,
+        transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
+        self.endpoint = endpoint
+        self.recorder = recorder
+        if recorder is not None:
+            transport = recorder.transport(transport)
+        timeout = httpx.Timeout(endpoint.read_timeout, connect=endpoint.connect_timeout)
+        self._http = httpx.AsyncClient(transport=transport, timeout=timeout, follow_redirects=True)
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
+
+    async def __aenter__(self) -> ChatClient:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+    async def stream(self, messages: list[dict[str, Any]], model: str | None = None) -> AsyncIterator[Event]:
+        """The events of one answer; always ends (never raises for network or provider trouble)."""
+        body = self.endpoint.request_body(messages, model)
+        for attempt in range(MAX_RETRIES + 1):
+            started = False
+            try:
+                async with self._http.stream(
+                    "POST", self.endpoint.chat_url, json=body, headers=self.endpoint.request_headers()
+                ) as response:
+                    if response.status_code >= 400:
+                        error = await self._http_error(response)
+                        wait = self._retry_wait(error, attempt)
+                        if wait is None:
+                            yield error
+                            return
+                        yield StreamWarning(f"{error.message}; retrying in {wait:.1f} s")
+                        await asyncio.sleep(wait)
+                        continue
+                    decoder = BodyDecoder(
+                        body_kind(response.headers.get("content-type")), think_tags=self.endpoint.think_tags
+                    )
+                    async for chunk in response.aiter_bytes():
+                        started = True
+                        if decoder.done:
+                            continue  # drain to the end, so the recording holds the whole body
+                        for event in decoder.feed(chunk):
+                            if isinstance(event, StreamError):
+                                self._note(event)
+                            yield event
+                    for event in decoder.close():
+                        if isinstance(event, StreamError):
+                            self._note(event)
+                        yield event
+                    return
+            except httpx.HTTPError as exc:
+                error = transport_error(exc, self.endpoint, started)
+                self._note(error)
+                yield error
+                return
+
+    async def _http_error(self, response: httpx.Response) -> StreamError:
+        data = bytearray()
+        async for chunk in response.aiter_bytes():
+            data += chunk
+            if len(data) > MAX_ERROR_BODY:
+                break
+        return http_error(response.status_code, bytes(data), response.reason_phrase, retry_after(response.headers))
+
+    @staticmethod
+    def _retry_wait(error: StreamError, attempt: int) -> float | None:
+        if error.status not in RETRY_STATUSES or attempt >= MAX_RETRIES:
+            return None
+        if error.retry_after is not None:
+            return error.retry_after if error.retry_after <= MAX_WAIT else None
+        return min(0.5 * 2**attempt + random.uniform(0, 0.25), MAX_WAIT)
+
+    def _note(self, error: StreamError) -> None:
+        if self.recorder is not None:
+            self.recorder.note_error({"status": error.status, "message": error.message})

@@ -1,0 +1,144 @@
+"""Anthropic Messages events (streamed or whole) to events.
+
+Also the body of AWS Bedrock's `invoke-with-response-stream`, whose frames wrap the same events.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from chatterm.decode.errors import stream_error
+from chatterm.events import (
+    Content,
+    Event,
+    Finish,
+    ModelName,
+    Reasoning,
+    ReasoningDetail,
+    ToolCallDelta,
+    Usage,
+    UsageReport,
+)
+
+STOP_REASONS = {"end_turn": "stop", "stop_sequence": "stop", "max_tokens": "length", "tool_use": "tool_calls"}
+
+EVENT_TYPES = frozenset(
+    {
+        "message_start",
+        "message_delta",
+        "message_stop",
+        "content_block_start",
+        "content_block_delta",
+        "content_block_stop",
+        "ping",
+        "error",
+    }
+)
+
+
+def is_anthropic(payload: dict[str, Any]) -> bool:
+    """True for an Anthropic stream event or a whole Anthropic message."""
+    kind = payload.get("type")
+    return kind in EVENT_TYPES or (kind == "message" and isinstance(payload.get("content"), list))
+
+
+class AnthropicDecoder:
+    """Decodes the events of one Anthropic answer; tool calls are numbered in the order they start."""
+
+    def __init__(self) -> None:
+        self._tools: dict[int, int] = {}
+        self._input_tokens: int | None = None
+        self._output_tokens: int | None = None
+
+    def event(self, payload: dict[str, Any]) -> list[Event]:
+        kind = payload.get("type")
+        events: list[Event] = []
+        if kind == "message_start":
+            message = payload.get("message")
+            if isinstance(message, dict):
+                events.extend(self._message_head(message))
+        elif kind == "content_block_start":
+            block = payload.get("content_block")
+            if isinstance(block, dict):
+                events.extend(self._block(_index(payload), block, whole=False))
+        elif kind == "content_block_delta":
+            delta = payload.get("delta")
+            if isinstance(delta, dict):
+                events.extend(self._block_delta(_index(payload), delta))
+        elif kind == "message_delta":
+            delta = payload.get("delta")
+            if isinstance(delta, dict) and isinstance(delta.get("stop_reason"), str):
+                reason = delta["stop_reason"]
+                events.append(Finish(STOP_REASONS.get(reason, reason)))
+            events.extend(self._usage(payload.get("usage")))
+        elif kind == "error":
+            events.append(stream_error(payload))
+        elif kind == "message":
+            events.extend(self._message_head(payload))
+            for index, block in enumerate(payload.get("content") or []):
+                if isinstance(block, dict):
+                    events.extend(self._block(index, block, whole=True))
+            reason = payload.get("stop_reason")
+            if isinstance(reason, str):
+                events.append(Finish(STOP_REASONS.get(reason, reason)))
+        return events
+
+    def _message_head(self, message: dict[str, Any]) -> list[Event]:
+        events: list[Event] = []
+        if isinstance(message.get("model"), str) and message["model"]:
+            events.append(ModelName(message["model"]))
+        events.extend(self._usage(message.get("usage")))
+        return events
+
+    def _usage(self, raw: Any) -> list[Event]:
+        if not isinstance(raw, dict):
+            return []
+        if isinstance(raw.get("input_tokens"), int):
+            self._input_tokens = raw["input_tokens"]
+        if isinstance(raw.get("output_tokens"), int):
+            self._output_tokens = raw["output_tokens"]
+        total = None
+        if self._input_tokens is not None and self._output_tokens is not None:
+            total = self._input_tokens + self._output_tokens
+        usage = Usage(prompt_tokens=self._input_tokens, completion_tokens=self._output_tokens, total_tokens=total)
+        return [UsageReport(usage)]
+
+    def _block(self, index: int, block: dict[str, Any], whole: bool) -> list[Event]:
+        kind = block.get("type")
+        if kind == "text" and isinstance(block.get("text"), str) and block["text"]:
+            return [Content(block["text"])]
+        if kind == "thinking":
+            events: list[Event] = []
+            if isinstance(block.get("thinking"), str) and block["thinking"]:
+                events.append(Reasoning(block["thinking"]))
+            if block.get("signature"):
+                events.append(ReasoningDetail({"type": "signature", "signature": block["signature"]}))
+            return events
+        if kind == "redacted_thinking":
+            return [ReasoningDetail({"type": "redacted_thinking", "data": block.get("data")})]
+        if kind in ("tool_use", "server_tool_use"):
+            ordinal = self._tools.setdefault(index, len(self._tools))
+            arguments = ""
+            if whole or block.get("input"):
+                arguments = json.dumps(block.get("input") or {}, ensure_ascii=False)
+            return [ToolCallDelta(index=ordinal, id=block.get("id"), name=block.get("name"), arguments=arguments)]
+        return []
+
+    def _block_delta(self, index: int, delta: dict[str, Any]) -> list[Event]:
+        kind = delta.get("type")
+        if kind == "text_delta" and isinstance(delta.get("text"), str) and delta["text"]:
+            return [Content(delta["text"])]
+        if kind == "thinking_delta" and isinstance(delta.get("thinking"), str) and delta["thinking"]:
+            return [Reasoning(delta["thinking"])]
+        if kind == "signature_delta":
+            return [ReasoningDetail({"type": "signature", "signature": delta.get("signature")})]
+        if kind == "input_json_delta" and isinstance(delta.get("partial_json"), str):
+            ordinal = self._tools.setdefault(index, len(self._tools))
+            return [ToolCallDelta(index=ordinal, arguments=delta["partial_json"])]
+        return []
+
+
+def _index(payload: dict[str, Any]) -> int:
+    index = payload.get("index")
+    return index if isinstance(index, int) else 0

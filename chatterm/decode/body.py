@@ -1,0 +1,219 @@
+"""One incremental decoder for every response body chatterm understands.
+
+Bytes go in as they arrive from the network (or from a recording), events come out. The same code runs
+for a live stream, `show`, replay and `serve`, so a recording shows exactly what the live stream showed.
+Any split of the bytes into chunks gives the same events.
+"""
+
+from __future__ import annotations
+
+import base64
+import codecs
+import json
+import struct
+from typing import Any
+
+from httpx_sse._decoders import SSEDecoder, SSELineDecoder
+
+from chatterm.decode.anthropic import AnthropicDecoder, is_anthropic
+from chatterm.decode.errors import is_error_payload, stream_error
+from chatterm.decode.eventstream import EventStreamError, FrameDecoder
+from chatterm.decode.gemini import GeminiDecoder, is_gemini
+from chatterm.decode.ollama import OllamaDecoder, is_ollama
+from chatterm.decode.openai import OpenAIDecoder
+from chatterm.events import Event, StreamError, StreamWarning
+
+MAX_LINE = 16 * 1024 * 1024
+"""The longest line (or whole JSON body) accepted; past it the answer ends with an error."""
+
+SSE, NDJSON, JSON, EVENTSTREAM = "sse", "ndjson", "json", "eventstream"
+
+
+def body_kind(content_type: str | None, head: bytes = b"") -> str:
+    """Which framing a body uses, from its Content-Type, or from its first bytes when that says nothing."""
+    kind = (content_type or "").split(";")[0].strip().lower()
+    if kind == "text/event-stream":
+        return SSE
+    if kind in ("application/x-ndjson", "application/jsonl", "application/ndjson"):
+        return NDJSON
+    if kind == "application/vnd.amazon.eventstream":
+        return EVENTSTREAM
+    if kind.endswith("json"):
+        return JSON
+    start = head.lstrip()[:6]
+    if start.startswith((b"data:", b"event:", b":", b"id:", b"retry:")):
+        return SSE
+    return JSON
+
+
+class BodyDecoder:
+    """Decodes one response body.
+
+    Args:
+        kind: the framing (see `body_kind`).
+        think_tags: split inline `<think>` reasoning out of the answer text.
+    """
+
+    def __init__(self, kind: str, think_tags: bool = True) -> None:
+        self.kind = kind
+        self.done = False
+        """True once the stream said it ended (`[DONE]`, an error event)."""
+        self._openai = OpenAIDecoder(think_tags=think_tags)
+        self._anthropic = AnthropicDecoder()
+        self._gemini = GeminiDecoder()
+        self._ollama = OllamaDecoder(think_tags=think_tags)
+        self._text = codecs.getincrementaldecoder("utf-8")("replace")
+        self._lines = SSELineDecoder()
+        self._sse = SSEDecoder()
+        self._frames = FrameDecoder()
+        self._pending = 0
+        self._whole: list[bytes] = []
+        self._failed = False
+
+    def feed(self, data: bytes) -> list[Event]:
+        """Events completed by `data`."""
+        if self._failed or not data:
+            return []
+        if self.kind == EVENTSTREAM:
+            return self._feed_frames(data)
+        if self.kind == JSON:
+            self._pending += len(data)
+            if self._pending > MAX_LINE:
+                return self._fail(f"the response body is larger than {MAX_LINE // (1024 * 1024)} MiB")
+            self._whole.append(data)
+            return []
+        newline = max(data.rfind(b"\n"), data.rfind(b"\r"))
+        self._pending = len(data) - newline - 1 if newline >= 0 else self._pending + len(data)
+        if self._pending > MAX_LINE:
+            return self._fail(f"a line of the stream is longer than {MAX_LINE // (1024 * 1024)} MiB")
+        return self._lines_to_events(self._lines.decode(self._text.decode(data)))
+
+    def close(self) -> list[Event]:
+        """The body ended: release what is held back."""
+        if self._failed:
+            return []
+        events: list[Event] = []
+        if self.kind == JSON:
+            events.extend(self._whole_body(b"".join(self._whole)))
+        elif self.kind == EVENTSTREAM:
+            if self._frames.pending:
+                events.append(StreamWarning(f"{self._frames.pending} bytes after the last event-stream frame"))
+        else:
+            tail = self._text.decode(b"", final=True)
+            lines = self._lines.decode(tail) if tail else []
+            lines += self._lines.flush()
+            if self.kind == SSE:
+                lines.append("")  # a last event without its blank line still counts
+            events.extend(self._lines_to_events(lines))
+        events.extend(self._openai.finish())
+        events.extend(self._ollama.finish())
+        return events
+
+    def _fail(self, message: str) -> list[Event]:
+        self._failed = True
+        return [*self._openai.finish(), StreamError(status=None, message=message, kind="stream")]
+
+    def _lines_to_events(self, lines: list[str]) -> list[Event]:
+        events: list[Event] = []
+        for line in lines:
+            if self.done:
+                break
+            if self.kind == NDJSON:
+                if line.strip():
+                    events.extend(self._json_text(line))
+                continue
+            sse = self._sse.decode(line)
+            if sse is None:
+                continue
+            data = sse.data
+            if sse.event == "error":
+                events.extend(self._openai.finish())
+                events.append(stream_error(_loads_or_text(data)))
+                self.done = True
+            elif data.strip() == "[DONE]":
+                self.done = True
+            elif data.strip():
+                events.extend(self._json_text(data))
+        return events
+
+    def _json_text(self, text: str) -> list[Event]:
+        try:
+            payload = json.loads(text)
+        except ValueError:
+            preview = text if len(text) <= 60 else text[:57] + "..."
+            return [StreamWarning(f"skipped a malformed chunk: {preview!r}")]
+        return self.payload(payload)
+
+    def payload(self, payload: Any) -> list[Event]:
+        """Events of one decoded JSON object, whichever provider's shape it has."""
+        if isinstance(payload, list):
+            return [event for item in payload for event in self.payload(item)]
+        if not isinstance(payload, dict):
+            return [StreamWarning(f"skipped a chunk that is not an object: {str(payload)[:40]!r}")]
+        if is_anthropic(payload):
+            events = self._anthropic.event(payload)
+        elif is_gemini(payload):
+            events = self._gemini.chunk(payload)
+        elif is_ollama(payload):
+            events = self._ollama.line(payload)
+        else:
+            events = self._openai.chunk(payload)
+        if is_error_payload(payload):
+            self.done = True
+        return events
+
+    def _whole_body(self, body: bytes) -> list[Event]:
+        text = body.decode("utf-8", "replace")
+        if not text.strip():
+            return []
+        try:
+            return self.payload(json.loads(text))
+        except ValueError:
+            pass
+        # Not one JSON document: perhaps an SSE or NDJSON body sent with the wrong Content-Type.
+        self.kind = SSE if body_kind(None, body) == SSE else NDJSON
+        events = self._lines_to_events(self._lines.decode(text) + self._lines.flush() + [""])
+        if not events:
+            events.append(StreamWarning("the response body is neither JSON nor a stream chatterm knows"))
+        return events
+
+    def _feed_frames(self, data: bytes) -> list[Event]:
+        try:
+            frames = self._frames.feed(data)
+        except (EventStreamError, struct.error, IndexError) as exc:
+            return self._fail(str(exc) if isinstance(exc, EventStreamError) else "a malformed event-stream frame")
+        events: list[Event] = []
+        for frame in frames:
+            payload = _loads_or_text(frame.payload.decode("utf-8", "replace"))
+            if frame.headers.get(":message-type") == "exception":
+                kind = frame.headers.get(":exception-type", "exception")
+                events.append(stream_error({"error": {"type": kind, "message": _words(payload) or kind}}))
+                self.done = True
+                continue
+            if isinstance(payload, dict) and isinstance(payload.get("bytes"), str):
+                try:
+                    payload = json.loads(base64.b64decode(payload["bytes"]))
+                except ValueError:
+                    events.append(StreamWarning("skipped an event-stream frame that is not base64 JSON"))
+                    continue
+            events.extend(self.payload(payload))
+        return events
+
+
+def _loads_or_text(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def _words(payload: Any) -> str | None:
+    if isinstance(payload, dict) and isinstance(payload.get("message"), str):
+        return str(payload["message"])
+    return payload if isinstance(payload, str) else None
+
+
+def decode_all(body: bytes, kind: str, think_tags: bool = True) -> list[Event]:
+    """Every event of a whole body."""
+    decoder = BodyDecoder(kind, think_tags=think_tags)
+    return [*decoder.feed(body), *decoder.close()]

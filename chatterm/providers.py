@@ -1,0 +1,44 @@
+"""Built-in provider presets: ready to use once a key exists (or, for local servers, once they answer)."""
+
+from __future__ import annotations
+
+from chatterm.config import ProfileSettings
+
+PRESETS: dict[str, ProfileSettings] = {
+    "groq": ProfileSettings(
+        base_url="https://api.groq.com/openai/v1", model="llama-3.3-70b-versatile", api_key_env="GROQ_API_KEY"
+    ),
+    "xai": ProfileSettings(base_url="https://api.x.ai/v1", model="grok-code-fast-1", api_key_env="XAI_API_KEY"),
+    "together": ProfileSettings(
+        base_url="https://api.together.xyz/v1",
+        model="meta-llama/Llama-3.3-70B-Instruct-Turbo-Free",
+        api_key_env="TOGETHER_API_KEY",
+    ),
+    "openai": ProfileSettings(base_url="https://api.openai.com/v1", model="gpt-4o-mini", api_key_env="OPENAI_API_KEY"),
+    "openrouter": ProfileSettings(
+        base_url="https://openrouter.ai/api/v1", model="openai/gpt-4o-mini", api_key_env="OPENROUTER_API_KEY"
+    ),
+    "deepseek": ProfileSettings(
+        base_url="https://api.deepseek.com/v1", model="deepseek-chat", api_key_env="DEEPSEEK_API_KEY"
+    ),
+    "mistral": ProfileSettings(
+        base_url="https://api.mistral.ai/v1", model="mistral-small-latest", api_key_env="MISTRAL_API_KEY"
+    ),
+    "gemini": ProfileSettings(
+        base_url="https://generativelanguage.googleapis.com/v1beta/openai",
+        model="gemini-2.5-flash",
+        api_key_env="GEMINI_API_KEY",
+    ),
+    "cerebras": ProfileSettings(
+        base_url="https://api.cerebras.ai/v1", model="llama-3.3-70b", api_key_env="CEREBRAS_API_KEY"
+    ),
+    "fireworks": ProfileSettings(
+        base_url="https://api.fireworks.ai/inference/v1",
+        model="accounts/fireworks/models/llama-v3p3-70b-instruct",
+        api_key_env="FIREWORKS_API_KEY",
+    ),
+    "ollama": ProfileSettings(base_url="http://127.0.0.1:11434/v1", model="llama3.2", local=True),
+    "llamacpp": ProfileSettings(base_url="http://127.0.0.1:8080/v1", model="default", local=True),
+    "vllm": ProfileSettings(base_url="http://127.0.0.1:8000/v1", model="default", local=True),
+    "lmstudio": ProfileSettings(base_url="http://127.0.0.1:1234/v1", model="default", local=True),
+}

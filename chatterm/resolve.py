@@ -1,0 +1,99 @@
+"""From what the user asked for (a profile, a model, an ad-hoc URL) to an endpoint chatterm can stream from."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from chatterm.cassette.load import load_recording
+from chatterm.cassette.model import Recording
+from chatterm.client import Endpoint
+from chatterm.config import ProfileSettings, Settings
+from chatterm.keys import find_key
+
+DEMO = "demo"
+DEMO_DIR = Path(__file__).parent / "demo"
+
+
+class ResolveError(Exception):
+    """The profile cannot be used as asked; one line saying what to do."""
+
+
+@dataclass
+class Choice:
+    profile: str
+    endpoint: Endpoint
+    key_source: str | None = None
+
+    @property
+    def is_demo(self) -> bool:
+        return self.profile == DEMO
+
+
+def default_profile(settings: Settings) -> str:
+    """The configured default, else the first preset whose key is in the environment, else `demo`."""
+    if settings.default_profile:
+        return settings.default_profile
+    for name, profile in settings.profiles.items():
+        if profile.api_key_env and os.environ.get(profile.api_key_env):
+            return name
+    return DEMO
+
+
+def endpoint_for(profile: ProfileSettings, model: str | None, key: str | None) -> Endpoint:
+    return Endpoint(
+        base_url=profile.base_url,
+        model=model or profile.model,
+        api_key=key,
+        headers=dict(profile.headers),
+        params=dict(profile.params),
+        think_tags=profile.think_tags,
+        connect_timeout=profile.connect_timeout,
+        read_timeout=profile.read_timeout,
+        stream_usage=profile.stream_usage,
+    )
+
+
+def choose(
+    settings: Settings,
+    profile: str | None = None,
+    model: str | None = None,
+    base_url: str | None = None,
+    api_key_env: str | None = None,
+    read_timeout: float | None = None,
+) -> Choice:
+    """Resolve the user's options; a demo choice has no base URL until its server is started."""
+    if base_url:
+        key = os.environ.get(api_key_env) if api_key_env else None
+        if api_key_env and not key:
+            raise ResolveError(f"--api-key-env {api_key_env}: the variable is not set")
+        ad_hoc = ProfileSettings(base_url=base_url, model=model or "default", api_key_env=api_key_env)
+        choice = Choice("ad-hoc", endpoint_for(ad_hoc, model, key), f"env:{api_key_env}" if key else None)
+    else:
+        name = profile or default_profile(settings)
+        if name == DEMO:
+            choice = Choice(DEMO, Endpoint(base_url="", model=model or "grok-code-fast-1"))
+        else:
+            chosen = settings.profiles.get(name)
+            if chosen is None:
+                known = ", ".join(sorted([*settings.profiles, DEMO]))
+                raise ResolveError(f"no profile named {name!r} (known: {known})")
+            found = find_key(name, chosen.api_key_env)
+            if found is None and chosen.api_key_env and not chosen.local:
+                raise ResolveError(
+                    f"no API key for {name}: export {chosen.api_key_env}=... or run 'chatterm key set {name}'"
+                )
+            key = found.value if found else None
+            choice = Choice(name, endpoint_for(chosen, model, key), found.source if found else None)
+    if read_timeout:
+        choice.endpoint.read_timeout = read_timeout
+    return choice
+
+
+def demo_recording() -> Recording:
+    """The recordings shipped with chatterm, served in-process by the offline `demo` profile."""
+    recording = Recording(format="vcr")
+    for path in sorted(DEMO_DIR.glob("*.yaml")):
+        recording.interactions.extend(load_recording(path).interactions)
+    return recording

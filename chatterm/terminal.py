@@ -1,0 +1,26 @@
+"""Showing model text on a terminal harmlessly.
+
+Model text may hold escape sequences (clear screen, OSC 52 clipboard writes, OSC 8 links, cursor moves).
+On a terminal every control character except newline and tab is shown as a visible symbol instead of
+being obeyed; piped output and files keep the text exactly.
+"""
+
+from __future__ import annotations
+
+import re
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\x80-\x9f]")
+
+
+def _visible(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    if code == 0x7F:
+        return "\u2421"  # ␡
+    if code >= 0x80:
+        return f"\\x{code:02x}"
+    return chr(0x2400 + code)  # ␛, ␇, ␈, ␍ ...
+
+
+def neutralize(text: str) -> str:
+    """Text safe to write to a terminal: control characters become visible symbols."""
+    return _CONTROL.sub(_visible, text)
