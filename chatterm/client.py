@@ -9,7 +9,10 @@ answer (408, 409, 429, 5xx), honour `Retry-After`, and are few and short.
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
+import errno
 import random
+import socket
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
@@ -87,8 +90,6 @@ def retry_after(headers: httpx.Headers) -> float | None:
         when = parsedate_to_datetime(value)
     except (TypeError, ValueError):
         return None
-    import datetime as dt
-
     return max((when - dt.datetime.now(dt.UTC)).total_seconds(), 0.0)
 
 
@@ -105,20 +106,25 @@ def transport_error(exc: Exception, endpoint: Endpoint, started: bool) -> Stream
             "timeout",
         )
     if isinstance(exc, httpx.ConnectError):
-        text = str(exc).lower()
-        if "name or service" in text or "nodename" in text or "getaddrinfo" in text or "resolve" in text:
-            reason = "the host name does not resolve (check the base URL and your network)"
-        elif "refused" in text:
-            reason = "connection refused (is the server running?)"
-        else:
-            reason = str(exc) or type(exc).__name__
-        return StreamError(None, f"cannot connect to {host}: {reason}", "connect")
+        return StreamError(None, f"cannot connect to {host}: {_connect_reason(exc)}", "connect")
     if isinstance(exc, (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError)):
         what = "the connection was lost mid-answer" if started else "the connection was closed before an answer"
         return StreamError(None, f"{what} ({host})", "network")
     if isinstance(exc, httpx.UnsupportedProtocol):
         return StreamError(None, f"not an http(s) URL: {endpoint.base_url}", "connect")
     return StreamError(None, f"request to {host} failed: {type(exc).__name__}: {exc}", "network")
+
+
+def _connect_reason(exc: BaseException) -> str:
+    """Why a connection failed, from the first OS-level error in the exception's cause chain."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, socket.gaierror) or "name or service" in str(seen).lower():
+            return "the host name does not resolve (check the base URL and your network)"
+        if isinstance(seen, ConnectionRefusedError) or getattr(seen, "errno", None) == errno.ECONNREFUSED:
+            return "connection refused (is the server running?)"
+        seen = seen.__cause__ or seen.__context__
+    return str(exc) or type(exc).__name__
 
 
 class ChatClient:
@@ -205,8 +211,8 @@ class ChatClient:
         if error.status not in RETRY_STATUSES or attempt >= MAX_RETRIES:
             return None
         if error.retry_after is not None:
-            return error.retry_after if error.retry_after <= MAX_WAIT else None
-        return min(0.5 * 2**attempt + random.uniform(0, 0.25), MAX_WAIT)
+            return float(error.retry_after) if error.retry_after <= MAX_WAIT else None
+        return min(0.5 * 2.0**attempt + random.uniform(0, 0.25), MAX_WAIT)
 
     def _note(self, error: StreamError) -> None:
         if self.recorder is not None:

@@ -86,7 +86,7 @@ def load_settings(path: Path | None = None) -> Settings:
             raise ConfigError(f"{path}: cannot be read ({exc})") from None
     from chatterm.providers import PRESETS
 
-    profiles = data.get("profiles") if isinstance(data.get("profiles"), dict) else {}
+    profiles: dict[str, Any] = data["profiles"] if isinstance(data.get("profiles"), dict) else {}
     merged = {name: preset.model_dump() for name, preset in PRESETS.items()}
     for name, fields in profiles.items():
         base = merged.get(name, {})

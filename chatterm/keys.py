@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from typing import Any
 
 SERVICE = "chatterm"
 
@@ -23,7 +24,7 @@ class FoundKey:
     """Where it came from: `env:NAME` or `keyring`."""
 
 
-def _keyring():  # type: ignore[no-untyped-def]
+def _keyring() -> tuple[Any, type[Exception]]:
     import keyring
     from keyring.backends import fail
     from keyring.errors import KeyringError
@@ -36,7 +37,7 @@ def _keyring():  # type: ignore[no-untyped-def]
 
 def no_keyring_hint(env_var: str | None) -> str:
     if env_var:
-        return f"no system keyring is available on this machine; set the key in the environment instead: export {env_var}=..."
+        return f"no system keyring is available on this machine; set the key in the environment: export {env_var}=..."
     return "no system keyring is available on this machine; set the key in the profile's environment variable"
 
 
@@ -45,7 +46,7 @@ def find_key(profile: str, env_var: str | None) -> FoundKey | None:
     if env_var and os.environ.get(env_var):
         return FoundKey(os.environ[env_var], f"env:{env_var}")
     try:
-        keyring, keyring_error = _keyring()
+        keyring, _keyring_error = _keyring()
         value = keyring.get_password(SERVICE, profile)
     except KeyringUnavailable:
         return None

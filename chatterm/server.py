@@ -128,15 +128,14 @@ class ReplayServer:
             message = reply.error.message if reply.error else "error"
             await _send_json(writer, status if status >= 400 else 500, {"error": {"message": message}})
             return
-        message = reply.as_message()
-        if reply.reasoning:
-            message["reasoning_content"] = reply.reasoning
         completion = {
             "id": "chatcmpl-replay",
             "object": "chat.completion",
             "created": int(time.time()),
             "model": reply.model or "recording",
-            "choices": [{"index": 0, "message": message, "finish_reason": reply.finish_reason or "stop"}],
+            "choices": [
+                {"index": 0, "message": reply.as_message(True), "finish_reason": reply.finish_reason or "stop"}
+            ],
             "usage": _usage(reply.usage.as_dict()) if reply.usage else None,
         }
         await _send_json(writer, 200, completion)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,11 @@ from chatterm.cassette.model import RecordingError
 
 MAX_FILE = 256 * 1024 * 1024
 MAX_NODES = 20_000_000
+MAX_DEPTH = 500
+"""Deeper nesting is refused before parsing: libyaml recurses per level and can overflow the C stack."""
+
+_BRACKETS = re.compile(r"[\[\]{}]")
+_DEEP_BLOCK = re.compile(rf"^ {{{2 * MAX_DEPTH}}}|(?:- ){{{MAX_DEPTH}}}", re.MULTILINE)
 
 SafeLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 SafeDumper: type[yaml.SafeDumper] = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
@@ -37,7 +43,22 @@ def read_bytes(path: Path) -> bytes:
         raise RecordingError(f"{path}: cannot be read ({exc.strerror or exc})") from None
 
 
+def check_depth(text: str, name: str) -> None:
+    """Refuse text nested deeper than MAX_DEPTH (flow brackets, block indentation or `- - -` chains)."""
+    too_deep = RecordingError(f"{name}: nested too deeply to be a recording")
+    if _DEEP_BLOCK.search(text):
+        raise too_deep
+    if text.count("[") + text.count("{") < MAX_DEPTH:
+        return
+    depth = 0
+    for match in _BRACKETS.finditer(text):
+        depth += 1 if match.group() in "[{" else -1
+        if depth > MAX_DEPTH:
+            raise too_deep
+
+
 def load_yaml(text: str, name: str) -> Any:
+    check_depth(text, name)
     try:
         data = yaml.load(text, Loader=SafeLoader)
     except yaml.constructor.ConstructorError as exc:

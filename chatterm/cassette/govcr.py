@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
-from chatterm.cassette.model import Interaction, Recording, RecordingError, Request, Response
+from chatterm.cassette.model import Interaction, Recording, RecordingError, Request, Response, mapping
 from chatterm.cassette.timing import format_go_duration, parse_go_duration
 from chatterm.cassette.vcr import (
     EXTRA,
@@ -33,9 +33,11 @@ def read_govcr(data: dict[str, Any], name: str) -> Recording:
     for number, item in enumerate(data["interactions"], start=1):
         if not isinstance(item, dict) or not isinstance(item.get("response"), dict):
             raise RecordingError(f"{name}: interaction {number} has no response")
-        request = item.get("request") if isinstance(item.get("request"), dict) else {}
-        response = item["response"]
-        extra = response.get(EXTRA) if isinstance(response.get(EXTRA), dict) else {}
+        request = mapping(item.get("request"))
+        response = mapping(item["response"])
+        if "code" not in response and "status" not in response:
+            raise RecordingError(f"{name}: interaction {number} has no response status (is the file truncated?)")
+        extra = mapping(response.get(EXTRA))
         code = response.get("code")
         if not isinstance(code, int):
             status_text = str(response.get("status") or "")

@@ -13,6 +13,11 @@ class RecordingError(Exception):
     """A recording cannot be read safely; the message is one line for the user."""
 
 
+def mapping(value: Any) -> dict[str, Any]:
+    """A parsed value as a dict, or an empty dict when it is anything else."""
+    return value if isinstance(value, dict) else {}
+
+
 def header(headers: Headers, name: str) -> str | None:
     """The first value of a header, looked up without regard to case."""
     lowered = name.lower()

@@ -24,6 +24,7 @@ from chatterm.cassette.model import (
     Request,
     Response,
     header,
+    mapping,
     without_headers,
 )
 
@@ -43,13 +44,16 @@ def read_vcr(data: dict[str, Any], name: str) -> Recording:
     for number, item in enumerate(data["interactions"], start=1):
         if not isinstance(item, dict) or not isinstance(item.get("response"), dict):
             raise RecordingError(f"{name}: interaction {number} has no response")
-        request = item.get("request") if isinstance(item.get("request"), dict) else {}
-        interactions.append(_interaction(request, item["response"]))
+        request = mapping(item.get("request"))
+        response = mapping(item["response"])
+        if "status" not in response and "status_code" not in response:
+            raise RecordingError(f"{name}: interaction {number} has no response status (is the file truncated?)")
+        interactions.append(_interaction(request, response))
     return Recording(format="vcr", interactions=interactions)
 
 
 def _interaction(request: dict[str, Any], response: dict[str, Any]) -> Interaction:
-    extra = response.get(EXTRA) if isinstance(response.get(EXTRA), dict) else {}
+    extra = mapping(response.get(EXTRA))
     if "status_code" in response:  # vcrpy's old httpx layout
         status, reason = response.get("status_code"), ""
         raw_body: Any = response.get("content")
@@ -189,7 +193,7 @@ def write_vcr(recording: Recording) -> bytes:
         request = interaction.request or Request(method="POST", url="")
         response = interaction.response
         body = text_or_bytes(request.body) if request.body else None
-        item = {
+        item: dict[str, Any] = {
             "request": {
                 "body": body,
                 "headers": request.headers,

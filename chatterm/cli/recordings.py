@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import ipaddress
 import json
 import sys
@@ -117,8 +118,6 @@ def run_serve(args: argparse.Namespace) -> int:
         print(f"serving {len(recording.interactions)} recorded turns; Ctrl+C stops", file=sys.stderr, flush=True)
         await server.serve_forever()
 
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(serve())
-    except KeyboardInterrupt:
-        pass
     return EXIT_OK

@@ -68,8 +68,8 @@ class AnthropicDecoder:
                 events.extend(self._block_delta(_index(payload), delta))
         elif kind == "message_delta":
             delta = payload.get("delta")
-            if isinstance(delta, dict) and isinstance(delta.get("stop_reason"), str):
-                reason = delta["stop_reason"]
+            reason = delta.get("stop_reason") if isinstance(delta, dict) else None
+            if isinstance(reason, str):
                 events.append(Finish(STOP_REASONS.get(reason, reason)))
             events.extend(self._usage(payload.get("usage")))
         elif kind == "error":

@@ -69,6 +69,7 @@ class BodyDecoder:
         self._pending = 0
         self._whole: list[bytes] = []
         self._failed = False
+        self._sniffed = kind != SSE
 
     def feed(self, data: bytes) -> list[Event]:
         """Events completed by `data`."""
@@ -76,6 +77,10 @@ class BodyDecoder:
             return []
         if self.kind == EVENTSTREAM:
             return self._feed_frames(data)
+        if not self._sniffed and data.strip():
+            self._sniffed = True
+            if data.lstrip()[:1] in (b"{", b"["):
+                self.kind = JSON  # a whole JSON document where a stream was announced
         if self.kind == JSON:
             self._pending += len(data)
             if self._pending > MAX_LINE:

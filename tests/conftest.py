@@ -1,0 +1,173 @@
+"""Fixtures shared by the whole suite.
+
+- Every test gets fresh config/data dirs and no provider keys from the developer's environment.
+- Keyring code runs against an in-memory backend.
+- Servers (chatterm's own replay server, the fault-injecting one) run for real on 127.0.0.1, each on an
+  event loop in a background thread, so both in-process and subprocess tests can talk to them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import keyring
+import pytest
+from keyring.backend import KeyringBackend
+
+from chatterm.providers import PRESETS
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = Path(os.environ.get("CHATTERM_SHARED", REPO.parent / "shared"))
+SEEDS = SHARED / "seeds"
+CORPUS = SHARED / "corpus"
+TEST_KEY = "sk-test-SECRET-4f9a8b7c6d5e"
+"""The API key tests use; no file chatterm writes may ever contain it."""
+
+
+def recordings() -> list[Path]:
+    files = sorted(p for p in [*SEEDS.iterdir(), *CORPUS.iterdir()] if p.suffix in (".sse", ".json", ".yaml"))
+    assert len(files) == 34, f"expected the 3 seeds and 31 corpus recordings under {SHARED}, found {len(files)}"
+    return files
+
+
+class MemoryKeyring(KeyringBackend):
+    """An in-memory keyring backend, set for every test."""
+
+    priority = 1  # type: ignore[assignment]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.store: dict[tuple[str, str], str] = {}
+
+    def get_password(self, service: str, username: str) -> str | None:
+        return self.store.get((service, username))
+
+    def set_password(self, service: str, username: str, password: str) -> None:
+        self.store[(service, username)] = password
+
+    def delete_password(self, service: str, username: str) -> None:
+        from keyring.errors import PasswordDeleteError
+
+        if (service, username) not in self.store:
+            raise PasswordDeleteError("no such password")
+        del self.store[(service, username)]
+
+
+PROVIDER_KEYS = [p.api_key_env for p in PRESETS.values() if p.api_key_env]
+
+
+@pytest.fixture(autouse=True)
+def isolated(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(home / ".local" / "share"))
+    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.null.Keyring")  # subprocesses: no keyring
+    for name in PROVIDER_KEYS:
+        monkeypatch.delenv(name, raising=False)
+    for name in list(os.environ):
+        if name.startswith("CHATTERM_") and name != "CHATTERM_SHARED":
+            monkeypatch.delenv(name, raising=False)
+    previous = keyring.get_keyring()
+    keyring.set_keyring(MemoryKeyring())
+    yield home
+    keyring.set_keyring(previous)
+
+
+class LoopThread:
+    """An asyncio loop running in a daemon thread, for servers that outlive one test step."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+
+    def run(self, coroutine: Any, timeout: float = 30) -> Any:
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout)
+
+    def close(self) -> None:
+        async def cancel_the_rest() -> None:
+            tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+        self.run(cancel_the_rest())
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(5)
+        self.loop.close()
+
+
+@pytest.fixture
+def loop_thread() -> Iterator[LoopThread]:
+    runner = LoopThread()
+    yield runner
+    runner.close()
+
+
+@pytest.fixture
+def serve_recording(loop_thread: LoopThread) -> Iterator[Callable[..., str]]:
+    """Start chatterm's replay server on 127.0.0.1 for a recording; returns its base URL."""
+    from chatterm.cassette.load import load_recording
+    from chatterm.server import ReplayServer
+
+    servers: list[ReplayServer] = []
+
+    def start(path: Path, speed: float = 1.0, instant: bool = True) -> str:
+        server = ReplayServer(load_recording(path), speed=speed, instant=instant)
+        servers.append(server)
+        return str(loop_thread.run(server.start()))
+
+    yield start
+    for server in servers:
+        loop_thread.run(server.stop())
+
+
+@pytest.fixture
+def fault_server(loop_thread: LoopThread) -> Iterator[Any]:
+    from tests.faultserver import FaultServer
+
+    server = FaultServer()
+    loop_thread.run(server.start())
+    yield server
+    loop_thread.run(server.stop())
+
+
+@dataclass
+class Result:
+    code: int
+    stdout: str
+    stderr: str
+
+
+def run_chatterm(
+    *args: str, input: str | None = None, env: dict[str, str] | None = None, timeout: float = 60
+) -> Result:
+    """Run the real `chatterm` command (as `python -m chatterm`) in a subprocess."""
+    merged = {**os.environ, **(env or {})}
+    done = subprocess.run(
+        [sys.executable, "-m", "chatterm", *args],
+        input=input,
+        capture_output=True,
+        text=True,
+        env=merged,
+        timeout=timeout,
+        stdin=None if input is not None else subprocess.DEVNULL,
+    )
+    return Result(done.returncode, done.stdout, done.stderr)
+
+
+def assert_one_line_error(result: Result) -> None:
+    """An error is one clear line on stderr, never a traceback."""
+    assert "Traceback" not in result.stderr, result.stderr
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert lines, "expected an error message on stderr"
+    assert lines[-1].startswith("chatterm: "), result.stderr

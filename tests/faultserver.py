@@ -1,0 +1,220 @@
+"""A fault-injecting OpenAI-compatible server on 127.0.0.1, for the streaming and reliability tests.
+
+The scenario is the first path segment: `POST /<scenario>/v1/chat/completions`. Every scenario streams
+(or fails to stream) a known answer, so a test can assert exactly what the user keeps.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+WORDS = ["Hello", ",", " this", " is", " a", " partial", " answer", "."]
+ANSWER = "".join(WORDS)
+PARTIAL = "".join(WORDS[:4])
+"""What the failing scenarios send before they fail."""
+
+
+def chunk(content: str | None = None, reasoning: str | None = None, finish: str | None = None) -> bytes:
+    delta: dict[str, Any] = {}
+    if content is not None:
+        delta["content"] = content
+    if reasoning is not None:
+        delta["reasoning_content"] = reasoning
+    payload = {
+        "id": "chatcmpl-fault",
+        "object": "chat.completion.chunk",
+        "model": "fault-model",
+        "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+    }
+    return b"data: " + json.dumps(payload).encode() + b"\n\n"
+
+
+USAGE = (
+    b'data: {"id":"chatcmpl-fault","object":"chat.completion.chunk","model":"fault-model","choices":[],'
+    b'"usage":{"prompt_tokens":7,"completion_tokens":8,"total_tokens":15}}\n\n'
+)
+DONE = b"data: [DONE]\n\n"
+
+
+@dataclass
+class Seen:
+    path: str
+    headers: dict[str, str]
+    body: Any
+
+
+@dataclass
+class FaultServer:
+    host: str = "127.0.0.1"
+    port: int = 0
+    gap: float = 0.0
+    """Seconds between streamed events in the `paced` scenario."""
+    stall: float = 5.0
+    """Seconds the `stall` scenario waits in the middle of the answer."""
+    seen: list[Seen] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)
+    _server: asyncio.Server | None = None
+
+    async def start(self) -> None:
+        self._server = await asyncio.start_server(self._handle, self.host, 0)
+        self.port = self._server.sockets[0].getsockname()[1]
+
+    async def stop(self) -> None:
+        if self._server is not None:
+            self._server.close()
+            await self._server.wait_closed()
+
+    def url(self, scenario: str) -> str:
+        return f"http://{self.host}:{self.port}/{scenario}/v1"
+
+    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1").split("\r\n")
+            headers = {k.strip().lower(): v.strip() for k, _, v in (line.partition(":") for line in head[1:] if line)}
+            body = await reader.readexactly(int(headers.get("content-length", "0")))
+            path = head[0].split(" ")[1]
+            scenario = path.strip("/").split("/")[0]
+            self.seen.append(Seen(path, headers, json.loads(body) if body else None))
+            self.counts[scenario] = self.counts.get(scenario, 0) + 1
+            handler = getattr(self, f"_{scenario.replace('-', '_')}", None)
+            if handler is None:
+                await self._status(writer, 404, {"error": {"message": f"no scenario {scenario}"}})
+            else:
+                await handler(writer)
+        except (ConnectionError, asyncio.IncompleteReadError):
+            pass
+        finally:
+            writer.close()
+
+    # -- helpers ------------------------------------------------------------------------------------------
+
+    async def _begin(self, writer: asyncio.StreamWriter, content_type: str = "text/event-stream") -> None:
+        writer.write(
+            f"HTTP/1.1 200 OK\r\nContent-Type: {content_type}\r\nTransfer-Encoding: chunked\r\n"
+            "Connection: close\r\n\r\n".encode()
+        )
+        await writer.drain()
+
+    async def _send(self, writer: asyncio.StreamWriter, data: bytes) -> None:
+        writer.write(b"%x\r\n%s\r\n" % (len(data), data))
+        await writer.drain()
+
+    async def _end(self, writer: asyncio.StreamWriter) -> None:
+        writer.write(b"0\r\n\r\n")
+        await writer.drain()
+
+    async def _status(self, writer: asyncio.StreamWriter, status: int, payload: Any, extra: str = "") -> None:
+        data = json.dumps(payload).encode()
+        writer.write(
+            f"HTTP/1.1 {status} Error\r\nContent-Type: application/json\r\nContent-Length: {len(data)}\r\n"
+            f"{extra}Connection: close\r\n\r\n".encode()
+            + data
+        )
+        await writer.drain()
+
+    async def _stream_words(self, writer: asyncio.StreamWriter, words: list[str], gap: float = 0.0) -> None:
+        for word in words:
+            await self._send(writer, chunk(word))
+            if gap:
+                await asyncio.sleep(gap)
+
+    # -- scenarios ----------------------------------------------------------------------------------------
+
+    async def _ok(self, writer: asyncio.StreamWriter) -> None:
+        await self._begin(writer)
+        await self._send(writer, chunk(reasoning="Thinking it over."))
+        await self._stream_words(writer, WORDS)
+        await self._send(writer, chunk(finish="stop") + USAGE + DONE)
+        await self._end(writer)
+
+    async def _paced(self, writer: asyncio.StreamWriter) -> None:
+        await self._begin(writer)
+        await self._stream_words(writer, WORDS, gap=self.gap)
+        await self._send(writer, chunk(finish="stop") + DONE)
+        await self._end(writer)
+
+    async def _drop(self, writer: asyncio.StreamWriter) -> None:
+        await self._begin(writer)
+        await self._stream_words(writer, WORDS[:4])
+        transport = writer.transport
+        transport.abort()  # no terminating chunk: the connection is simply lost
+
+    async def _stall(self, writer: asyncio.StreamWriter) -> None:
+        await self._begin(writer)
+        await self._stream_words(writer, WORDS[:4])
+        await asyncio.sleep(self.stall)
+
+    async def _nodone(self, writer: asyncio.StreamWriter) -> None:
+        await self._begin(writer)
+        await self._stream_words(writer, WORDS)
+        await self._send(writer, chunk(finish="stop"))
+        await self._end(writer)
+
+    async def _malformed(self, writer: asyncio.StreamWriter) -> None:
+        await self._begin(writer)
+        await self._stream_words(writer, WORDS[:4])
+        await self._send(writer, b'data: {"choices": [{"delta": {"content": "broken\n\n')
+        await self._stream_words(writer, WORDS[4:])
+        await self._send(writer, chunk(finish="stop") + DONE)
+        await self._end(writer)
+
+    async def _badutf8(self, writer: asyncio.StreamWriter) -> None:
+        await self._begin(writer)
+        await self._stream_words(writer, WORDS[:4])
+        await self._send(writer, b'data: {"choices":[{"index":0,"delta":{"content":" caf\xe9\xff"}}]}\n\n')
+        await self._send(writer, chunk(finish="stop") + DONE)
+        await self._end(writer)
+
+    async def _bigline(self, writer: asyncio.StreamWriter) -> None:
+        await self._begin(writer)
+        await self._send(writer, chunk("x" * (1024 * 1024)))
+        await self._send(writer, chunk(" end", finish="stop") + DONE)
+        await self._end(writer)
+
+    async def _errorevent(self, writer: asyncio.StreamWriter) -> None:
+        await self._begin(writer)
+        await self._stream_words(writer, WORDS[:4])
+        error = {"error": {"message": "Overloaded, try again later", "type": "server_error", "code": 503}}
+        await self._send(writer, b"event: error\ndata: " + json.dumps(error).encode() + b"\n\n")
+        await self._end(writer)
+
+    async def _errorchunk(self, writer: asyncio.StreamWriter) -> None:
+        await self._begin(writer)
+        await self._stream_words(writer, WORDS[:4])
+        await self._send(writer, b'data: {"error": {"code": 400, "message": "Token limit reached"}}\n\n' + DONE)
+        await self._end(writer)
+
+    async def _json(self, writer: asyncio.StreamWriter) -> None:
+        completion = {
+            "object": "chat.completion",
+            "model": "fault-model",
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": ANSWER}, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": 3, "completion_tokens": 8, "total_tokens": 11},
+        }
+        data = json.dumps(completion).encode()
+        writer.write(
+            f"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {len(data)}\r\n\r\n".encode() + data
+        )
+        await writer.drain()
+
+    async def _e401(self, writer: asyncio.StreamWriter) -> None:
+        await self._status(writer, 401, {"error": {"message": "Invalid API Key", "type": "invalid_request_error"}})
+
+    async def _e429(self, writer: asyncio.StreamWriter) -> None:
+        message = "Rate limit reached for model fault-model: try again in 1s"
+        await self._status(writer, 429, {"error": {"message": message, "type": "requests"}}, "Retry-After: 0.2\r\n")
+
+    async def _e429_then_ok(self, writer: asyncio.StreamWriter) -> None:
+        if self.counts["e429-then-ok"] == 1:
+            await self._e429(writer)
+        else:
+            await self._ok(writer)
+
+    async def _e500(self, writer: asyncio.StreamWriter) -> None:
+        await self._status(writer, 500, {"error": {"message": "Internal server error"}})
+
+    async def _e503(self, writer: asyncio.StreamWriter) -> None:
+        await self._status(writer, 503, {"error": {"message": "Service unavailable"}}, "Retry-After: 0.1\r\n")

@@ -1,0 +1,190 @@
+"""Writing, converting and serving recordings; interoperability with vcrpy."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import vcr
+
+from chatterm.cassette.load import load_recording
+from chatterm.cassette.summary import summarize
+from chatterm.cli.main import main
+from chatterm.conversation import Reply
+from chatterm.decode.body import SSE, decode_all
+from tests.conftest import SEEDS, TEST_KEY, recordings, run_chatterm
+from tests.faultserver import ANSWER
+
+
+def responses(path: Path, errors: bool = True) -> list[dict[str, Any]]:
+    out = []
+    for turn in summarize(load_recording(path))["turns"]:
+        response = dict(turn["response"])
+        if not errors and (response["error"] or (response["status"] or 200) >= 400):
+            continue
+        out.append(response)
+    return out
+
+
+@pytest.mark.parametrize("path", recordings(), ids=lambda p: p.name[:50])
+def test_convert_round_trips_keep_the_conversation(path: Path, tmp_path: Path) -> None:
+    original = summarize(load_recording(path))
+    for fmt, suffix in (("vcr", ".yaml"), ("govcr", ".yaml"), ("sse", ".sse")):
+        target = tmp_path / f"out-{fmt}{suffix}"
+        assert main(["convert", str(path), str(target), "--to", fmt]) == 0
+        converted = summarize(load_recording(target))
+        if fmt == "sse":
+            wanted = [t["response"] for t in original["turns"] if not t["response"]["error"]]
+            got = [t["response"] for t in converted["turns"] if not t["response"]["error"]]
+            assert len(got) == len(wanted)
+            for a, b in zip(wanted, got, strict=True):
+                assert (a["content"], a["reasoning"], a["tool_calls"]) == (
+                    b["content"],
+                    b["reasoning"],
+                    b["tool_calls"],
+                )
+        else:
+            assert converted["format"] == fmt
+            # A raw SSE capture holds no status and no request: cassettes need both, so 200 and a bare request.
+            expected = [{**t["response"], "status": t["response"]["status"] or 200} for t in original["turns"]]
+            assert [t["response"] for t in converted["turns"]] == expected
+            for before, after in zip(original["turns"], converted["turns"], strict=True):
+                assert after["request"] == (before["request"] or after["request"])
+
+
+def test_conversion_strips_cookies_and_account_headers(tmp_path: Path) -> None:
+    source = next(p for p in recordings() if p.name.startswith("otel__openai"))
+    assert b"set-cookie" in source.read_bytes()
+    target = tmp_path / "clean.yaml"
+    main(["convert", str(source), str(target)])
+    text = target.read_text().lower()
+    for leaked in ("set-cookie", "__cf_bm", "openai-organization", "proj_tzz1tbppoxaf6j9tekvubiaa", "cf-ray"):
+        assert leaked not in text
+
+
+def test_recorded_cassette_loads_in_vcrpy_and_replays_through_httpx(fault_server: Any, tmp_path: Path) -> None:
+    record = tmp_path / "session.yaml"
+    result = run_chatterm(
+        "ask",
+        "--base-url",
+        fault_server.url("ok"),
+        "--api-key-env",
+        "K",
+        "--record",
+        str(record),
+        "hi",
+        env={"K": TEST_KEY},
+    )
+    assert result.code == 0
+    assert TEST_KEY not in record.read_text()
+    with vcr.use_cassette(str(record), record_mode="none") as cassette:
+        assert len(cassette) == 1
+        response = httpx.post(fault_server.url("ok") + "/chat/completions", json={"messages": []})
+    reply = Reply()
+    reply.extend(decode_all(response.content, SSE))
+    assert reply.content == ANSWER and reply.reasoning == "Thinking it over."
+    assert fault_server.counts["ok"] == 1, "vcrpy answered from the cassette, not the server"
+
+
+def test_written_bodies_are_byte_for_byte(tmp_path: Path) -> None:
+    original = load_recording(SEEDS / "xai_grok_simple_streaming.yaml")
+    for fmt in ("vcr", "govcr"):
+        target = tmp_path / f"{fmt}.yaml"
+        main(["convert", str(SEEDS / "xai_grok_simple_streaming.yaml"), str(target), "--to", fmt])
+        assert load_recording(target).interactions[0].response.body == original.interactions[0].response.body
+
+
+def start_serve(path: Path, *extra: str) -> tuple[subprocess.Popen[str], str]:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "chatterm", "serve", str(path), *extra],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdout is not None
+    base_url = process.stdout.readline().strip()
+    assert base_url.startswith("http://127.0.0.1:") and base_url.endswith("/v1"), base_url
+    return process, base_url
+
+
+def timed_stream(base_url: str) -> tuple[float, bytes]:
+    started = time.monotonic()
+    with httpx.stream("POST", base_url + "/chat/completions", json={"messages": [], "stream": True}) as response:
+        body = b"".join(response.iter_bytes())
+    return time.monotonic() - started, body
+
+
+def test_serve_replays_at_the_recorded_pace_and_instantly(fault_server: Any, tmp_path: Path) -> None:
+    fault_server.gap = 0.15
+    record = tmp_path / "paced.yaml"
+    assert run_chatterm("ask", "--base-url", fault_server.url("paced"), "--record", str(record), "hi").code == 0
+    recorded = load_recording(record).interactions[0].response
+    assert recorded.offsets is not None
+    recorded_span = recorded.offsets[-1][0] - recorded.offsets[0][0]
+    assert recorded_span >= 0.15 * 6
+
+    process, base_url = start_serve(record)
+    try:
+        elapsed, body = timed_stream(base_url)
+        assert body == recorded.body
+        assert elapsed >= recorded_span * 0.9  # a lower bound: the pace is kept
+        models = httpx.get(base_url + "/models").json()
+        assert [m["id"] for m in models["data"]] == ["fault-model"]
+    finally:
+        process.terminate()
+        process.wait(10)
+
+    process, base_url = start_serve(record, "--speed", "4")
+    try:
+        elapsed_fast, body = timed_stream(base_url)
+        assert body == recorded.body
+    finally:
+        process.terminate()
+        process.wait(10)
+
+    process, base_url = start_serve(record, "--instant")
+    try:
+        elapsed_instant, body = timed_stream(base_url)
+        assert body == recorded.body
+    finally:
+        process.terminate()
+        process.wait(10)
+    assert elapsed_instant < elapsed and elapsed_fast < elapsed
+
+
+def test_serve_non_streaming_request(serve_recording: Any) -> None:
+    base_url = serve_recording(SEEDS / "xai_grok_simple_streaming.yaml")
+    completion = httpx.post(base_url + "/chat/completions", json={"messages": [], "stream": False}).json()
+    message = completion["choices"][0]["message"]
+    assert message["content"].startswith("Oi!") and message["reasoning_content"].startswith("First")
+    assert completion["usage"]["completion_tokens_details"] == {"reasoning_tokens": 133}
+
+
+def test_serve_matches_the_request_else_plays_in_order(serve_recording: Any) -> None:
+    path = next(p for p in recordings() if "multi_tool_streaming" in p.name)
+    second_request = load_recording(path).interactions[1].request
+    assert second_request is not None
+    base_url = serve_recording(path)
+
+    async def fetch(messages: list[Any]) -> Any:
+        async with httpx.AsyncClient() as client:
+            response = await client.post(base_url + "/chat/completions", json={"messages": messages})
+        reply = Reply()
+        reply.extend(decode_all(response.content, SSE))
+        return reply
+
+    # The second turn's request is asked first: it is matched, not played in order.
+    assert asyncio.run(fetch(second_request.messages)).content == "The sum of 2 and 3 is 5, and the product is 6."
+    unmatched = asyncio.run(fetch([{"role": "user", "content": "unmatched"}]))
+    assert [call.name for call in unmatched.tool_calls.values()] == ["add", "multiply"]
+
+
+def test_serve_refuses_a_public_address_without_the_flag() -> None:
+    result = run_chatterm("serve", str(SEEDS / "groq_llama33_stream.sse"), "--host", "0.0.0.0")
+    assert result.code == 2 and "--allow-remote" in result.stderr
