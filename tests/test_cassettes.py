@@ -188,3 +188,31 @@ def test_serve_matches_the_request_else_plays_in_order(serve_recording: Any) -> 
 def test_serve_refuses_a_public_address_without_the_flag() -> None:
     result = run_chatterm("serve", str(SEEDS / "groq_llama33_stream.sse"), "--host", "0.0.0.0")
     assert result.code == 2 and "--allow-remote" in result.stderr
+
+
+async def test_replay_transport_re_emits_bytes_at_pace() -> None:
+    from chatterm.cassette.replay import ReplayTransport
+    from chatterm.client import ChatClient, Endpoint
+
+    recording = load_recording(SEEDS / "xai_grok_simple_streaming.yaml")
+    recorded = recording.interactions[0].response
+    assert recorded.duration is not None and recorded.duration > 0.15  # go-vcr keeps the whole duration
+
+    async def replay(speed: float, instant: bool) -> tuple[float, Reply, bytes]:
+        transport = ReplayTransport(recording, speed=speed, instant=instant)
+        async with httpx.AsyncClient(transport=transport) as http:
+            raw = (await http.post("http://replay/v1/chat/completions", json={})).content
+        endpoint = Endpoint(base_url="http://replay/v1", model="grok-code-fast-1")
+        reply = Reply()
+        started = time.monotonic()
+        async with ChatClient(endpoint, transport=ReplayTransport(recording, speed, instant)) as client:
+            async for event in client.stream([{"role": "user", "content": "Say hi in Portuguese"}]):
+                reply.add(event)
+        return time.monotonic() - started, reply, raw
+
+    paced, reply, raw = await replay(1.0, False)
+    assert raw == recorded.body
+    assert reply.content.startswith("Oi!") and reply.reasoning.startswith("First")
+    assert paced >= recorded.duration * 0.9
+    instant, reply_now, _ = await replay(1.0, True)
+    assert reply_now.content == reply.content and instant < paced
