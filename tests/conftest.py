@@ -132,6 +132,17 @@ def serve_recording(loop_thread: LoopThread) -> Iterator[Callable[..., str]]:
 
 
 @pytest.fixture
+async def faults() -> Any:
+    """The fault-injecting server on the test's own event loop (for in-process async tests)."""
+    from tests.faultserver import FaultServer
+
+    server = FaultServer(stall=3.0)
+    await server.start()
+    yield server
+    await server.stop()
+
+
+@pytest.fixture
 def fault_server(loop_thread: LoopThread) -> Iterator[Any]:
     from tests.faultserver import FaultServer
 

@@ -37,6 +37,18 @@ USAGE = (
     b'"usage":{"prompt_tokens":7,"completion_tokens":8,"total_tokens":15}}\n\n'
 )
 DONE = b"data: [DONE]\n\n"
+REASONING = ["Let me ", "think ", "about ", "a ", "short ", "answer."]
+MARKDOWN = [
+    "# Title\n\n",
+    "Some **bold** ",
+    "text.\n\n",
+    "```python\n",
+    "print('hi')\n",
+    "```\n\n",
+    "- one\n",
+    "- two\n",
+]
+MARKDOWN_ANSWER = "".join(MARKDOWN)
 
 
 @dataclass
@@ -128,6 +140,21 @@ class FaultServer:
         await self._send(writer, chunk(reasoning="Thinking it over."))
         await self._stream_words(writer, WORDS)
         await self._send(writer, chunk(finish="stop") + USAGE + DONE)
+        await self._end(writer)
+
+    async def _think(self, writer: asyncio.StreamWriter) -> None:
+        """Reasoning first, then a Markdown answer, both paced by `gap`; usage with reasoning tokens."""
+        await self._begin(writer)
+        for piece in REASONING:
+            await self._send(writer, chunk(reasoning=piece))
+            await asyncio.sleep(self.gap)
+        for piece in MARKDOWN:
+            await self._send(writer, chunk(piece))
+            await asyncio.sleep(self.gap / 4)
+        usage = {"prompt_tokens": 12, "completion_tokens": 40, "total_tokens": 52}
+        usage["completion_tokens_details"] = {"reasoning_tokens": 9}  # type: ignore[assignment]
+        tail = {"choices": [], "usage": usage}
+        await self._send(writer, chunk(finish="stop") + b"data: " + json.dumps(tail).encode() + b"\n\n" + DONE)
         await self._end(writer)
 
     async def _paced(self, writer: asyncio.StreamWriter) -> None:

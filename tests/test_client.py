@@ -26,14 +26,6 @@ async def ask(base_url: str, read_timeout: float = 5.0, recorder: Recorder | Non
     return reply, events
 
 
-@pytest.fixture
-async def faults() -> Any:
-    server = FaultServer(stall=3.0)
-    await server.start()
-    yield server
-    await server.stop()
-
-
 async def test_a_full_answer(faults: FaultServer) -> None:
     reply, _ = await ask(faults.url("ok"))
     assert reply.content == ANSWER

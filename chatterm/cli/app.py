@@ -4,12 +4,36 @@ from __future__ import annotations
 
 import argparse
 
-from chatterm.cli.main import UsageError
+from chatterm.cli.main import EXIT_OK, UsageError
+from chatterm.config import load_settings
+from chatterm.resolve import DEMO, ResolveError, choose
 
 
 def run_app(args: argparse.Namespace) -> int:
-    raise UsageError("the chat app is not built yet; use 'chatterm ask' (see 'chatterm --help')")
+    settings = load_settings()
+    try:
+        choice = choose(settings, args.profile, args.model, args.base_url, args.api_key_env, args.read_timeout)
+    except ResolveError as exc:
+        raise UsageError(str(exc)) from None
+    from chatterm.ui.app import ChatApp
+
+    ChatApp(settings, choice).run()
+    return EXIT_OK
 
 
 def run_replay(args: argparse.Namespace) -> int:
-    raise UsageError("the chat app is not built yet; 'chatterm show PATH' prints a recording")
+    from chatterm.cassette.load import load_recording
+
+    recording = load_recording(args.path)  # a bad file stops here: exit 2, one line
+    settings = load_settings()
+    try:
+        choice = choose(settings)
+    except ResolveError:
+        choice = choose(settings, DEMO)
+    speed = "instant" if args.instant else f"{args.speed:g}x"
+    from chatterm.ui.app import SPEEDS, ChatApp
+
+    if speed not in SPEEDS:
+        SPEEDS[speed] = (args.speed, False)
+    ChatApp(settings, choice, replay=recording, speed=speed).run()
+    return EXIT_OK

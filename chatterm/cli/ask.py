@@ -10,8 +10,8 @@ from typing import TextIO
 
 from chatterm.cassette.dataio import write_private
 from chatterm.cassette.recorder import Recorder
+from chatterm.cassette.write import render
 from chatterm.cli.main import EXIT_OK, EXIT_PROVIDER, UsageError
-from chatterm.cli.recordings import render
 from chatterm.client import ChatClient
 from chatterm.config import load_settings
 from chatterm.conversation import Reply
@@ -73,7 +73,7 @@ def run_ask(args: argparse.Namespace) -> int:
     def save(recorder: Recorder) -> None:
         assert record is not None
         try:
-            write_private(record, render(recorder.recording, "vcr"))
+            write_private(record, render(recorder.recording, "vcr", secrets))
         except OSError as exc:
             print(f"chatterm: warning: cannot write {record} ({exc.strerror or exc})", file=sys.stderr)
 

@@ -11,17 +11,11 @@ import sys
 from pathlib import Path
 
 from chatterm.cassette.dataio import write_private
-from chatterm.cassette.govcr import write_govcr
 from chatterm.cassette.load import load_recording
-from chatterm.cassette.model import Recording
-from chatterm.cassette.redact import clean_interaction
-from chatterm.cassette.ssecapture import write_sse
 from chatterm.cassette.summary import summarize
-from chatterm.cassette.vcr import write_vcr
+from chatterm.cassette.write import render
 from chatterm.cli.main import EXIT_OK, UsageError
 from chatterm.terminal import neutralize
-
-WRITERS = {"vcr": write_vcr, "govcr": write_govcr, "sse": write_sse}
 
 
 def run_show(args: argparse.Namespace) -> int:
@@ -76,12 +70,6 @@ def target_format(path: str, explicit: str | None) -> str:
     if suffix in (".yaml", ".yml"):
         return "vcr"
     raise UsageError(f"cannot tell the format from {path!r}: name it .yaml or .sse, or pass --to vcr|govcr|sse")
-
-
-def render(recording: Recording, fmt: str) -> bytes:
-    """A recording in a format, with secrets removed."""
-    clean = Recording(format=fmt, interactions=[clean_interaction(i) for i in recording.interactions])
-    return WRITERS[fmt](clean)
 
 
 def run_convert(args: argparse.Namespace) -> int:

@@ -1,0 +1,157 @@
+"""A chat session without a UI: the conversation, the client for the chosen profile, and the session file.
+
+The app drives it (and so can a test or a script): `stream()` yields the events of one answer while the
+exchange is recorded and saved (after every turn, and every second while an answer streams).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from chatterm.cassette.model import Interaction, Recording
+from chatterm.cassette.recorder import STOPPED, Recorder
+from chatterm.cassette.replay import ReplayTransport
+from chatterm.cassette.summary import reply_of
+from chatterm.client import ChatClient
+from chatterm.conversation import Conversation, Reply
+from chatterm.events import Event
+from chatterm.resolve import Choice
+from chatterm.sessions import SessionSaver, new_session_path
+
+
+class ChatSession:
+    """One conversation, saved as it goes.
+
+    Args:
+        choice: the profile and endpoint that answers (switchable with `switch`).
+        session_path: the session file (a new one in the sessions dir by default); None with save=False.
+        on_save_error: told, once, when the session cannot be saved.
+        transport: an httpx transport in place of the network (tests, replay).
+    """
+
+    def __init__(
+        self,
+        choice: Choice,
+        session_path: Path | None = None,
+        save: bool = True,
+        on_save_error: Callable[[str], None] | None = None,
+        transport: httpx.AsyncBaseTransport | None = None,
+        send_reasoning: bool = False,
+    ) -> None:
+        self.choice = choice
+        self.conversation = Conversation()
+        self.send_reasoning = send_reasoning
+        self.replies: list[Reply] = []
+        self._transport = transport
+        secrets = (choice.endpoint.api_key,) if choice.endpoint.api_key else ()
+        self.saver = SessionSaver(session_path or new_session_path(), secrets, on_save_error) if save else None
+        self.recorder = Recorder(on_update=self._save, secrets=secrets)
+        self.client = ChatClient(choice.endpoint, recorder=self.recorder, transport=transport)
+        self._last_failed = False
+
+    @property
+    def path(self) -> Path | None:
+        return self.saver.path if self.saver else None
+
+    def _save(self, recorder: Recorder) -> None:
+        if self.saver is not None and recorder.interactions:
+            self.saver.save(recorder.recording)
+
+    async def switch(self, choice: Choice, transport: httpx.AsyncBaseTransport | None = None) -> None:
+        """Answer the next turns from another profile or model; the conversation goes on."""
+        await self.client.aclose()
+        self.choice = choice
+        if choice.endpoint.api_key and self.saver is not None:
+            self.saver.secrets = (*self.saver.secrets, choice.endpoint.api_key)
+            self.recorder.secrets = self.saver.secrets
+        self._transport = transport
+        self.client = ChatClient(choice.endpoint, recorder=self.recorder, transport=transport)
+
+    def add_prompt(self, prompt: str) -> None:
+        self.conversation.add_user(prompt)
+
+    async def stream(self) -> AsyncIterator[Event]:
+        """The events of the answer to the conversation as it stands; the reply is kept as `replies[-1]`."""
+        reply = Reply()
+        self.replies.append(reply)
+        first = len(self.recorder.interactions)
+        started = time.time()
+        finished = False
+        try:
+            async for event in self.client.stream(self.conversation.request_messages()):
+                reply.add(event)
+                yield event
+            finished = True
+        finally:
+            for interaction in self.recorder.interactions[first:]:
+                interaction.meta.update(
+                    {"profile": self.choice.profile, "model": self.choice.endpoint.model, "started": round(started, 3)}
+                )
+            self._last_failed = reply.error is not None or not finished
+            self.conversation.add_reply(reply, include_reasoning=self.send_reasoning)
+            if self.recorder.interactions:
+                self._save(self.recorder)
+
+    def prepare_retry(self) -> bool:
+        """Drop the last (failed or stopped) answer from the history so the same question can be asked again."""
+        if not self.replies:
+            return False
+        last = self.replies.pop()
+        messages = self.conversation.messages
+        if messages and messages[-1].get("role") == "assistant" and (last.content or last.tool_calls):
+            messages.pop()
+        return bool(messages) and messages[-1].get("role") in ("user", "tool")
+
+    def load_history(self, recording: Recording) -> None:
+        """Continue from a replayed recording: its turns become this session's history (and file)."""
+        if not recording.interactions:
+            return
+        last = recording.interactions[-1]
+        request = last.request.json() if last.request else None
+        messages = request.get("messages") if isinstance(request, dict) else None
+        if isinstance(messages, list):
+            system = [m for m in messages if isinstance(m, dict) and m.get("role") == "system"]
+            self.conversation.system = str(system[0].get("content")) if system else None
+            self.conversation.messages = [m for m in messages if isinstance(m, dict) and m.get("role") != "system"]
+        self.conversation.add_reply(reply_of(last), include_reasoning=self.send_reasoning)
+        self.recorder.recording.interactions[:0] = list(recording.interactions)
+
+    async def aclose(self) -> None:
+        await self.client.aclose()
+        if self.saver is not None:
+            self.saver.close()
+
+
+def user_text(interaction: Interaction) -> str:
+    """The last user message of a recorded request (what the user typed that turn)."""
+    if interaction.request is None:
+        return "(no request recorded)"
+    for message in reversed(interaction.request.messages):
+        if isinstance(message, dict) and message.get("role") in ("user", "tool"):
+            content = message.get("content")
+            if isinstance(content, str):
+                return content if message.get("role") == "user" else f"[tool result] {content}"
+            if isinstance(content, list):
+                return " ".join(str(p.get("text", "")) for p in content if isinstance(p, dict) and "text" in p)
+        if isinstance(message, dict) and isinstance(message.get("parts"), list):  # Gemini
+            return " ".join(str(p.get("text", "")) for p in message["parts"] if isinstance(p, dict) and "text" in p)
+    return "(no user message)"
+
+
+def replay_client(recording: Recording, speed: float, instant: bool, choice: Choice) -> ChatClient:
+    """A client whose answers come from a recording, at its pace."""
+    return ChatClient(choice.endpoint, transport=ReplayTransport(recording, speed=speed, instant=instant))
+
+
+def request_messages(interaction: Interaction) -> list[Any]:
+    payload = interaction.request.json() if interaction.request else None
+    messages = payload.get("messages") if isinstance(payload, dict) else None
+    return messages if isinstance(messages, list) else []
+
+
+__all__ = ["STOPPED", "ChatSession", "replay_client", "request_messages", "user_text"]

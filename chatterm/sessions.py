@@ -1,0 +1,159 @@
+"""Saved sessions: one vcrpy cassette per conversation in the user data dir's `sessions/`.
+
+Saving never blocks the UI: a background thread renders and writes the newest snapshot (the C YAML
+emitter, atomically, mode 0600). File names carry the time, the process id and a random suffix, so two
+chatterm processes never write the same file. A failure to write is reported once and the chat goes on.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets as random_names
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from chatterm import locations
+from chatterm.cassette.dataio import write_private
+from chatterm.cassette.load import load_recording
+from chatterm.cassette.model import Recording, RecordingError
+from chatterm.cassette.write import render
+
+
+def new_session_path(directory: Path | None = None) -> Path:
+    directory = directory or locations.sessions_dir()
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    return directory / f"{stamp}-{os.getpid()}-{random_names.token_hex(3)}.yaml"
+
+
+class SessionSaver:
+    """Writes the newest snapshot of a recording on a background thread.
+
+    Args:
+        path: the session file.
+        on_error: called (from the saving thread) with a one-line message when a write fails.
+    """
+
+    def __init__(
+        self,
+        path: Path,
+        secrets: tuple[str, ...] = (),
+        on_error: Callable[[str], None] | None = None,
+    ) -> None:
+        self.path = path
+        self.secrets = secrets
+        self.on_error = on_error
+        self.failed = False
+        self.writes = 0
+        self._pending: Recording | None = None
+        self._lock = threading.Lock()
+        self._wake = threading.Event()
+        self._idle = threading.Event()
+        self._idle.set()
+        self._closed = False
+        self._thread = threading.Thread(target=self._run, name="chatterm-session-saver", daemon=True)
+        self._thread.start()
+
+    def save(self, recording: Recording) -> None:
+        """Ask for a write of the recording as it is now (only the newest request is written)."""
+        snapshot = Recording(format="vcr", interactions=list(recording.interactions))
+        with self._lock:
+            self._pending = snapshot
+            self._idle.clear()
+        self._wake.set()
+
+    def flush(self, timeout: float = 10.0) -> bool:
+        """Wait until every requested write is done."""
+        return self._idle.wait(timeout)
+
+    def close(self) -> None:
+        self.flush()
+        self._closed = True
+        self._wake.set()
+        self._thread.join(5)
+
+    def _run(self) -> None:
+        while not self._closed:
+            self._wake.wait()
+            self._wake.clear()
+            with self._lock:
+                snapshot, self._pending = self._pending, None
+            if snapshot is not None:
+                self._write(snapshot)
+            with self._lock:
+                if self._pending is None:
+                    self._idle.set()
+
+    def _write(self, snapshot: Recording) -> None:
+        try:
+            write_private(self.path, render(snapshot, "vcr", self.secrets))
+            self.writes += 1
+            self.failed = False
+        except Exception as exc:
+            if not self.failed and self.on_error is not None:
+                reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+                self.on_error(f"cannot save the session to {self.path} ({reason}); the chat goes on")
+            self.failed = True
+
+
+@dataclass
+class SessionInfo:
+    path: Path
+    title: str
+    modified: float
+    profile: str
+    model: str
+    turns: int
+    error: str | None = None
+    """Why the file cannot be opened, for a corrupt session (it is listed, not hidden)."""
+
+    @property
+    def date(self) -> str:
+        return time.strftime("%Y-%m-%d %H:%M", time.localtime(self.modified))
+
+
+def first_prompt(recording: Recording) -> str:
+    for interaction in recording.interactions:
+        if interaction.request is None:
+            continue
+        for message in interaction.request.messages:
+            if isinstance(message, dict) and message.get("role") == "user" and isinstance(message.get("content"), str):
+                return " ".join(message["content"].split())
+    return "(no prompt recorded)"
+
+
+def session_info(path: Path) -> SessionInfo:
+    try:
+        modified = path.stat().st_mtime
+    except OSError:
+        modified = 0.0
+    try:
+        recording = load_recording(path)
+    except RecordingError as exc:
+        return SessionInfo(path, path.name, modified, "", "", 0, error=str(exc))
+    meta = recording.interactions[-1].meta if recording.interactions else {}
+    model = meta.get("model") or next(
+        (i.request.model for i in reversed(recording.interactions) if i.request and i.request.model), ""
+    )
+    return SessionInfo(
+        path=path,
+        title=first_prompt(recording)[:80],
+        modified=modified,
+        profile=str(meta.get("profile") or ""),
+        model=str(model or ""),
+        turns=len(recording.interactions),
+    )
+
+
+def list_sessions(directory: Path | None = None) -> list[SessionInfo]:
+    """Saved sessions, newest first; corrupt files are listed with their error."""
+    directory = directory or locations.sessions_dir()
+    try:
+        paths = [p for p in directory.iterdir() if p.suffix == ".yaml" and not p.name.startswith(".")]
+    except OSError:
+        return []
+    infos = [session_info(p) for p in paths]
+    return sorted(infos, key=lambda info: info.modified, reverse=True)

@@ -1,0 +1,247 @@
+"""The chatterm Textual app."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from textual.app import App
+from textual.binding import Binding
+
+from chatterm import locations
+from chatterm.cassette.dataio import write_private
+from chatterm.cassette.load import load_recording
+from chatterm.cassette.model import Recording, RecordingError
+from chatterm.chat import ChatSession
+from chatterm.config import Settings
+from chatterm.export import ExportTurn, to_markdown
+from chatterm.keys import find_key
+from chatterm.resolve import DEMO, Choice, ResolveError, choose, demo_recording
+from chatterm.sessions import list_sessions
+from chatterm.state import load_state, save_state
+from chatterm.ui.commands import ChatCommands
+from chatterm.ui.screens.chat import ChatScreen
+from chatterm.ui.screens.profiles import ProfileRow, ProfileScreen, Switch
+from chatterm.ui.screens.sessions import SessionsScreen
+from chatterm.ui.themes import load_themes
+from chatterm.ui.widgets.messages import AssistantMessage, UserMessage
+
+SPEEDS = {"instant": (1.0, True), "1x": (1.0, False), "2x": (2.0, False), "4x": (4.0, False)}
+WELCOME = (
+    "Welcome to chatterm. This is the offline demo profile: answers are replayed from recordings shipped "
+    "with chatterm. Add a real provider with an API key (e.g. export GROQ_API_KEY=... or "
+    "'chatterm key set groq') and switch with Ctrl+L. Ctrl+P opens the command palette, F1 the keys."
+)
+DEMO_SPEED = 0.25
+"""The demo replays slower than recorded, so a newcomer sees the reasoning pane at work."""
+_FENCE = re.compile(r"```[^\n]*\n(.*?)```", re.DOTALL)
+
+
+class ChatApp(App[None]):
+    TITLE = "chatterm"
+    COMMANDS = App.COMMANDS | {ChatCommands}
+    BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True)]
+
+    def __init__(
+        self,
+        settings: Settings,
+        choice: Choice,
+        replay: Recording | None = None,
+        speed: str = "1x",
+        save_sessions: bool = True,
+    ) -> None:
+        super().__init__()
+        self.settings = settings
+        self.choice = choice
+        self.replay_recording = replay
+        self.replay_speed = speed
+        self.save_sessions = save_sessions
+        self.show_reasoning = settings.show_reasoning
+        self._demo_server: object | None = None
+        self.session: ChatSession | None = None
+
+    # -- start and stop ---------------------------------------------------------------------------------------
+
+    async def on_mount(self) -> None:
+        themes, problems = load_themes()
+        for theme in themes:
+            self.register_theme(theme)
+        for problem in problems:
+            self.notify(problem, severity="warning")
+        wanted = load_state().get("theme") or self.settings.theme
+        if wanted in self.available_themes:
+            self.theme = wanted
+        elif wanted:
+            self.notify(f"unknown theme {wanted!r}; using the default", severity="warning")
+        await self._prepare(self.choice)
+        await self.start_chat()
+        if self.replay_recording is not None:
+            speed, instant = SPEEDS[self.replay_speed]
+            self.chat_screen.replay(self.replay_recording, speed, instant)
+        elif self.choice.is_demo:
+            await self.chat_screen.info(WELCOME)
+
+    def watch_theme(self, theme: str) -> None:
+        if self.is_mounted:
+            save_state(theme=theme)
+
+    async def _prepare(self, choice: Choice) -> Choice:
+        """Start the in-process demo server the first time the demo profile is used."""
+        if choice.is_demo and not choice.endpoint.base_url:
+            from chatterm.server import ReplayServer
+
+            if self._demo_server is None:
+                server = ReplayServer(demo_recording(), speed=DEMO_SPEED)
+                self._demo_base_url = await server.start()
+                self._demo_server = server
+            choice.endpoint.base_url = self._demo_base_url
+        return choice
+
+    async def on_unmount(self) -> None:
+        if self.session is not None:
+            await self.session.aclose()
+        if self._demo_server is not None:
+            await self._demo_server.stop()  # type: ignore[attr-defined]
+
+    # -- the conversation ---------------------------------------------------------------------------------------
+
+    @property
+    def chat_screen(self) -> ChatScreen:
+        screen = self.screen if isinstance(self.screen, ChatScreen) else self.screen_stack[1]
+        assert isinstance(screen, ChatScreen)
+        return screen
+
+    def _save_error(self, message: str) -> None:
+        self.call_from_thread(self.notify, message, severity="warning", timeout=8)
+
+    async def start_chat(self) -> None:
+        if self.session is not None:
+            await self.session.aclose()
+        self.session = ChatSession(
+            self.choice,
+            save=self.save_sessions,
+            on_save_error=self._save_error,
+            send_reasoning=self._send_reasoning(self.choice.profile),
+        )
+        screen = ChatScreen(self.session, show_reasoning=self.show_reasoning)
+        if len(self.screen_stack) > 1:
+            await self.switch_screen(screen)
+        else:
+            await self.push_screen(screen)
+
+    def _send_reasoning(self, profile: str) -> bool:
+        chosen = self.settings.profiles.get(profile)
+        return bool(chosen and chosen.send_reasoning)
+
+    async def action_new_chat(self) -> None:
+        if self.chat_screen.streaming:
+            self.chat_screen.action_stop()
+        await self.start_chat()
+        self.notify("New chat.")
+
+    # -- sessions -------------------------------------------------------------------------------------------
+
+    def action_open_sessions(self) -> None:
+        self.push_screen(SessionsScreen(list_sessions()), self._open_session)
+
+    async def _open_session(self, path: Path | None) -> None:
+        if path is None:
+            return
+        try:
+            recording = load_recording(path)
+        except RecordingError as exc:
+            self.notify(str(exc), severity="error")
+            return
+        await self.start_chat()
+        speed, instant = SPEEDS[self.replay_speed]
+        self.chat_screen.replay(recording, speed, instant)
+
+    def set_replay_speed(self, speed: str) -> None:
+        self.replay_speed = speed
+        self.notify(f"Replay speed: {speed}")
+
+    # -- profiles -------------------------------------------------------------------------------------------
+
+    def profile_rows(self) -> list[ProfileRow]:
+        rows = [ProfileRow(DEMO, "recorded answers", "offline, no key", True)]
+        for name, profile in sorted(self.settings.profiles.items()):
+            found = find_key(name, profile.api_key_env)
+            if profile.local:
+                key, usable = "local server, no key", True
+            elif found is not None:
+                key, usable = f"key from {found.source}", True
+            else:
+                key, usable = f"no key: export {profile.api_key_env}=... or 'chatterm key set {name}'", False
+            rows.append(ProfileRow(name, profile.model, key, usable))
+        return rows
+
+    def action_switch_profile(self) -> None:
+        self.push_screen(ProfileScreen(self.profile_rows(), self.choice.profile), self._switch)
+
+    def action_switch_model(self) -> None:
+        self.push_screen(ProfileScreen([], self.choice.profile, model_only=True), self._switch)
+
+    async def _switch(self, switch: Switch | None) -> None:
+        if switch is None or self.session is None:
+            return
+        try:
+            choice = choose(self.settings, switch.profile, switch.model or None)
+        except ResolveError as exc:
+            self.notify(str(exc), severity="error")
+            return
+        choice = await self._prepare(choice)
+        if switch.model and choice.is_demo:
+            choice.endpoint.model = switch.model
+        self.choice = choice
+        await self.session.switch(choice)
+        self.session.send_reasoning = self._send_reasoning(choice.profile)
+        self.chat_screen.status.set_endpoint(choice.profile, choice.endpoint.model)
+        self.notify(f"Now answering: {choice.profile} · {choice.endpoint.model}")
+
+    # -- display, export, clipboard --------------------------------------------------------------------------
+
+    def action_toggle_reasoning_display(self) -> None:
+        self.show_reasoning = not self.show_reasoning
+        self.chat_screen.show_reasoning = self.show_reasoning
+        for message in self.chat_screen.messages():
+            message.reasoning_pane.display = self.show_reasoning and bool(message.reasoning)
+        self.notify("Reasoning shown." if self.show_reasoning else "Reasoning hidden (still saved).")
+
+    def export_turns(self) -> list[ExportTurn]:
+        turns: list[ExportTurn] = []
+        for widget in self.chat_screen.conversation_view.children:
+            if isinstance(widget, UserMessage):
+                turns.append(ExportTurn(prompt=widget.text))
+            elif isinstance(widget, AssistantMessage) and turns:
+                notice = str(widget.notice.render()) if widget.notice.has_class("-shown") else None
+                turns[-1].answer, turns[-1].reasoning, turns[-1].notice = widget.answer, widget.reasoning, notice
+        return turns
+
+    def action_export(self) -> None:
+        turns = self.export_turns()
+        if not turns:
+            self.notify("Nothing to export yet.", severity="warning")
+            return
+        stem = self.session.path.stem if self.session and self.session.path else "conversation"
+        target = locations.data_dir() / "exports" / f"{stem}.md"
+        try:
+            write_private(target, to_markdown(turns).encode())
+        except OSError as exc:
+            self.notify(f"cannot write {target} ({exc.strerror or exc})", severity="error")
+            return
+        self.notify(f"Exported to {target}")
+
+    def action_copy_answer(self) -> None:
+        self.chat_screen.action_copy_answer()
+
+    def action_copy_code(self) -> None:
+        answers = [m.answer for m in self.chat_screen.messages() if m.answer]
+        blocks = _FENCE.findall(answers[-1]) if answers else []
+        if not blocks:
+            self.notify("No code block in the last answer.", severity="warning")
+            return
+        self.copy_to_clipboard(blocks[-1])
+        self.notify("Copied the last code block.")
+
+    def action_show_help(self) -> None:
+        self.action_show_help_panel()

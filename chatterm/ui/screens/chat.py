@@ -1,0 +1,165 @@
+"""The main screen: the conversation, the composer and the status line."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer
+from textual.worker import Worker
+
+from chatterm.cassette.model import Recording
+from chatterm.chat import ChatSession, replay_client, request_messages, user_text
+from chatterm.conversation import Reply
+from chatterm.events import Content, Reasoning, StreamWarning, ToolCallDelta
+from chatterm.ui.widgets.composer import Composer
+from chatterm.ui.widgets.messages import AssistantMessage, InfoMessage, UserMessage
+from chatterm.ui.widgets.status import StatusLine
+
+if TYPE_CHECKING:
+    from chatterm.ui.app import ChatApp
+
+
+class ChatScreen(Screen[None]):
+    DEFAULT_CSS = """
+    ChatScreen { layout: vertical; }
+    #conversation { height: 1fr; padding: 0 1; scrollbar-size-vertical: 1; }
+    """
+
+    BINDINGS = [
+        Binding("escape", "stop", "Stop", show=True),
+        Binding("ctrl+r", "retry", "Retry"),
+        Binding("ctrl+t", "toggle_reasoning", "Reasoning"),
+        Binding("ctrl+n", "app.new_chat", "New chat"),
+        Binding("ctrl+o", "app.open_sessions", "Sessions"),
+        Binding("ctrl+l", "app.switch_profile", "Profile"),
+        Binding("ctrl+e", "app.export", "Export", show=False),
+        Binding("ctrl+y", "copy_answer", "Copy answer", show=False),
+        Binding("f1", "app.show_help", "Help"),
+    ]
+
+    app: ChatApp
+
+    def __init__(self, session: ChatSession, show_reasoning: bool = True) -> None:
+        super().__init__()
+        self.session = session
+        self.show_reasoning = show_reasoning
+        self.conversation_view = VerticalScroll(id="conversation")
+        self.composer = Composer()
+        self.status = StatusLine()
+        self._worker: Worker[None] | None = None
+
+    def compose(self) -> ComposeResult:
+        yield self.conversation_view
+        yield self.composer
+        yield self.status
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.conversation_view.anchor()
+        self.status.set_endpoint(self.session.choice.profile, self.session.choice.endpoint.model)
+        self.composer.focus()
+
+    @property
+    def streaming(self) -> bool:
+        return self._worker is not None and self._worker.is_running
+
+    def messages(self) -> list[AssistantMessage]:
+        return list(self.query(AssistantMessage))
+
+    async def info(self, text: str) -> None:
+        await self.conversation_view.mount(InfoMessage(text))
+
+    async def on_composer_submitted(self, event: Composer.Submitted) -> None:
+        if self.streaming:
+            self.notify("An answer is still streaming: Escape stops it.", severity="warning")
+            return
+        self.session.add_prompt(event.text)
+        await self.conversation_view.mount(UserMessage(event.text))
+        await self._start_answer()
+
+    async def _start_answer(self) -> None:
+        message = AssistantMessage(show_reasoning=self.show_reasoning)
+        await self.conversation_view.mount(message)
+        self.conversation_view.anchor()
+        self._worker = self._answer(message)
+
+    @work(exclusive=True, group="answer")
+    async def _answer(self, message: AssistantMessage) -> None:
+        self.status.begin()
+        await self._stream_into(message, self.session.stream())
+
+    async def _stream_into(self, message: AssistantMessage, events: object) -> Reply:
+        """Feed one answer's events into its message; a stop keeps the partial answer."""
+        reply = Reply()
+        stopped = False
+        try:
+            async for event in events:  # type: ignore[attr-defined]
+                reply.add(event)
+                if isinstance(event, Content):
+                    message.add_answer(event.text)
+                    self.status.token()
+                elif isinstance(event, Reasoning):
+                    message.add_reasoning(event.text)
+                    self.status.token()
+                elif isinstance(event, ToolCallDelta) and event.name:
+                    message.add_answer(f"\n\n`tool call: {event.name}`\n\n")
+                elif isinstance(event, StreamWarning):
+                    self.notify(event.message, severity="warning", timeout=4)
+        except asyncio.CancelledError:
+            stopped = True
+            raise
+        finally:
+            notice = None
+            if stopped:
+                notice = "Stopped. Ctrl+R asks again."
+            elif reply.error is not None:
+                notice = f"{reply.error.message} · Ctrl+R retries"
+            reasoning_tokens = reply.usage.reasoning_tokens if reply.usage else None
+            await message.finish(notice=notice, stopped=stopped, reasoning_tokens=reasoning_tokens)
+            self.status.end("stopped" if stopped else ("error" if reply.error else "ready"), reply.usage)
+        return reply
+
+    def action_stop(self) -> None:
+        if self.streaming and self._worker is not None:
+            self._worker.cancel()
+
+    async def action_retry(self) -> None:
+        if self.streaming:
+            return
+        if not self.session.prepare_retry():
+            self.notify("Nothing to retry.", severity="warning")
+            return
+        await self._start_answer()
+
+    def action_toggle_reasoning(self) -> None:
+        messages = [m for m in self.messages() if m.reasoning]
+        if messages:
+            messages[-1].toggle_reasoning()
+
+    def action_copy_answer(self) -> None:
+        answers = [m.answer for m in self.messages() if m.answer]
+        if answers:
+            self.app.copy_to_clipboard(answers[-1])
+            self.notify("Copied the last answer.")
+
+    @work(exclusive=True, group="answer")
+    async def replay(self, recording: Recording, speed: float, instant: bool) -> None:
+        """Re-stream every recorded answer at its pace, then let the user go on live."""
+        client = replay_client(recording, speed, instant, self.session.choice)
+        try:
+            for interaction in recording.interactions:
+                await self.conversation_view.mount(UserMessage(user_text(interaction)))
+                message = AssistantMessage(show_reasoning=self.show_reasoning)
+                await self.conversation_view.mount(message)
+                self.status.begin()
+                await self._stream_into(message, client.stream(request_messages(interaction)))
+        finally:
+            await client.aclose()
+        self.session.load_history(recording)
+        await self.info("Replay finished. Type to continue the conversation live.")

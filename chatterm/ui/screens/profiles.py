@@ -1,0 +1,86 @@
+"""The profile switcher: every profile with where its key comes from; Enter switches (mid-conversation)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label, OptionList
+from textual.widgets.option_list import Option
+
+
+@dataclass
+class ProfileRow:
+    name: str
+    model: str
+    key: str
+    """Where the key comes from, or why the profile cannot be used yet."""
+    usable: bool
+
+
+@dataclass
+class Switch:
+    profile: str
+    model: str | None
+
+
+class ProfileScreen(ModalScreen[Switch | None]):
+    DEFAULT_CSS = """
+    ProfileScreen { align: center middle; }
+    ProfileScreen > Vertical {
+        width: 80; height: auto; max-height: 85%; border: thick $primary; background: $surface; padding: 0 1;
+    }
+    ProfileScreen OptionList { height: auto; max-height: 20; }
+    ProfileScreen .hint { color: $text-muted; }
+    """
+    BINDINGS = [Binding("escape", "dismiss(None)", "Close")]
+
+    def __init__(self, rows: list[ProfileRow], current: str, model_only: bool = False) -> None:
+        super().__init__()
+        self.rows = rows
+        self.current = current
+        self.model_only = model_only
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label("Switch model" if self.model_only else "Switch profile", classes="title")
+            if not self.model_only:
+                options = [
+                    Option(f"{'●' if r.name == self.current else ' '} {r.name:<12} {r.model:<36} {r.key}", id=r.name)
+                    for r in self.rows
+                ]
+                yield OptionList(*options, id="profiles")
+            yield Input(placeholder="model (empty: the profile's default)", id="model")
+            yield Label("Enter switches · Escape closes", classes="hint")
+
+    def on_mount(self) -> None:
+        if self.model_only:
+            self.query_one(Input).focus()
+            return
+        options = self.query_one(OptionList)
+        names = [r.name for r in self.rows]
+        if self.current in names:
+            options.highlighted = names.index(self.current)
+        options.focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self._choose(str(event.option.id))
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if self.model_only:
+            self.dismiss(Switch(self.current, event.value.strip() or None))
+            return
+        options = self.query_one(OptionList)
+        if options.highlighted is not None:
+            self._choose(self.rows[options.highlighted].name)
+
+    def _choose(self, name: str) -> None:
+        row = next(r for r in self.rows if r.name == name)
+        if not row.usable:
+            self.notify(row.key, severity="error")
+            return
+        model = self.query_one(Input).value.strip() or None
+        self.dismiss(Switch(name, model))

@@ -1,0 +1,187 @@
+"""The messages of the conversation view.
+
+An answer streams into a `MarkdownStream` through a coalescing buffer flushed every FLUSH_INTERVAL, so
+the Markdown is never re-rendered whole per token; when the answer ends, one last full render makes the
+text on screen exactly the answer. Reasoning streams into a collapsible pane above the answer, open while
+the model thinks and closed when the answer starts. Model text is shown harmlessly: control characters
+and escape sequences become visible symbols, never terminal commands.
+"""
+
+from __future__ import annotations
+
+import time
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.widgets import Collapsible, Markdown, Static
+from textual.widgets.markdown import MarkdownStream
+
+from chatterm.terminal import neutralize
+
+FLUSH_INTERVAL = 0.04
+"""Seconds between screen updates while an answer streams."""
+
+
+class UserMessage(Static):
+    DEFAULT_CSS = """
+    UserMessage {
+        margin: 1 0 0 0;
+        padding: 0 1;
+        border-left: thick $primary;
+        background: $boost;
+        color: $text;
+    }
+    """
+
+    def __init__(self, text: str) -> None:
+        super().__init__(Text(neutralize(text)), classes="user")
+        self.text = text
+
+
+class ReasoningPane(Collapsible):
+    """The model's reasoning, live while it thinks; its title says for how long and how many tokens."""
+
+    DEFAULT_CSS = """
+    ReasoningPane {
+        margin: 0;
+        padding: 0;
+        border: none;
+        background: transparent;
+        display: none;
+    }
+    ReasoningPane.-shown { display: block; }
+    ReasoningPane > Contents { padding: 0 0 0 2; }
+    ReasoningPane .reasoning-text { color: $text-muted; }
+    ReasoningPane CollapsibleTitle { color: $secondary; padding: 0; }
+    """
+
+    def __init__(self) -> None:
+        self.body = Static("", classes="reasoning-text", markup=False)
+        super().__init__(self.body, title="Thinking…", collapsed=False)
+        self.text = ""
+
+    def append(self, text: str) -> None:
+        self.text += text
+        self.body.update(Text(neutralize(self.text.strip("\n"))))
+        self.add_class("-shown")
+
+
+class AssistantMessage(Vertical):
+    """One answer: reasoning pane, Markdown answer, and a one-line notice for errors and stops."""
+
+    DEFAULT_CSS = """
+    AssistantMessage {
+        height: auto;
+        margin: 1 0 0 0;
+        padding: 0 1;
+    }
+    AssistantMessage > Markdown { margin: 0; padding: 0; background: transparent; }
+    AssistantMessage > .notice { color: $error; display: none; }
+    AssistantMessage > .notice.-shown { display: block; }
+    AssistantMessage > .notice.-stopped { color: $warning; }
+    """
+
+    def __init__(self, show_reasoning: bool = True) -> None:
+        super().__init__(classes="assistant")
+        self.show_reasoning = show_reasoning
+        self.reasoning_pane = ReasoningPane()
+        self.markdown = Markdown("")
+        self.notice = Static("", classes="notice", markup=False)
+        self.answer = ""
+        self.reasoning = ""
+        self._pending_answer: list[str] = []
+        self._pending_reasoning: list[str] = []
+        self._stream: MarkdownStream | None = None
+        self.started = time.monotonic()
+        self.reasoning_started: float | None = None
+        self.reasoning_seconds: float | None = None
+        self.finished = False
+
+    def compose(self) -> ComposeResult:
+        yield self.reasoning_pane
+        yield self.markdown
+        yield self.notice
+
+    def on_mount(self) -> None:
+        self._timer = self.set_interval(FLUSH_INTERVAL, self.flush, pause=False)
+
+    def add_reasoning(self, text: str) -> None:
+        if self.reasoning_started is None:
+            self.reasoning_started = time.monotonic()
+        self.reasoning += text
+        self._pending_reasoning.append(text)
+
+    def add_answer(self, text: str) -> None:
+        self.answer += text
+        self._pending_answer.append(neutralize(text))
+
+    async def flush(self) -> None:
+        """Move what arrived since the last flush onto the screen."""
+        if self._pending_reasoning:
+            text = "".join(self._pending_reasoning)
+            self._pending_reasoning.clear()
+            if self.show_reasoning:
+                self.reasoning_pane.append(text)
+            self._title_thinking()
+        if self._pending_answer:
+            text = "".join(self._pending_answer)
+            self._pending_answer.clear()
+            if self.reasoning_started is not None and self.reasoning_seconds is None:
+                self.reasoning_seconds = time.monotonic() - self.reasoning_started
+                self.reasoning_pane.collapsed = True
+                self.set_reasoning_title()
+            if self._stream is None:
+                self._stream = Markdown.get_stream(self.markdown)
+            await self._stream.write(text)
+
+    def _title_thinking(self) -> None:
+        if self.reasoning_seconds is None and self.reasoning_started is not None:
+            self.reasoning_pane.title = f"Thinking… {time.monotonic() - self.reasoning_started:.1f} s"
+
+    def set_reasoning_title(self, reasoning_tokens: int | None = None) -> None:
+        if self.reasoning_started is None:
+            return
+        seconds = self.reasoning_seconds
+        if seconds is None:
+            seconds = time.monotonic() - self.reasoning_started
+        title = f"Thought for {seconds:.1f} s"
+        if reasoning_tokens:
+            title += f" · {reasoning_tokens} reasoning tokens"
+        self.reasoning_pane.title = title
+
+    async def finish(
+        self, notice: str | None = None, stopped: bool = False, reasoning_tokens: int | None = None
+    ) -> None:
+        """The answer ended: last flush, one full render so the screen holds exactly the answer."""
+        self._timer.stop()
+        await self.flush()
+        if self._stream is not None:
+            await self._stream.stop()
+            self._stream = None
+        if self.markdown.source != neutralize(self.answer):
+            await self.markdown.update(neutralize(self.answer))
+        if self.reasoning_started is not None:
+            if self.reasoning_seconds is None:
+                self.reasoning_seconds = time.monotonic() - self.reasoning_started
+            self.set_reasoning_title(reasoning_tokens)
+            if self.answer:
+                self.reasoning_pane.collapsed = True
+        if not self.answer:
+            self.markdown.display = False
+        if notice:
+            self.notice.update(Text(neutralize(notice)))
+            self.notice.add_class("-shown")
+            self.notice.set_class(stopped, "-stopped")
+        self.finished = True
+
+    def toggle_reasoning(self) -> None:
+        self.reasoning_pane.collapsed = not self.reasoning_pane.collapsed
+
+
+class InfoMessage(Static):
+    """A line from chatterm itself (welcome, replay headers)."""
+
+    DEFAULT_CSS = """
+    InfoMessage { color: $text-muted; margin: 1 0 0 0; padding: 0 1; }
+    """

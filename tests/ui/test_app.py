@@ -1,0 +1,211 @@
+"""The app driven with Pilot against real servers on 127.0.0.1."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from textual.widgets import Markdown
+
+from chatterm import locations
+from chatterm.cassette.load import load_recording
+from chatterm.cassette.summary import summarize
+from chatterm.ui.app import ChatApp
+from chatterm.ui.screens.profiles import ProfileScreen
+from chatterm.ui.screens.sessions import SessionsScreen
+from tests.conftest import SEEDS
+from tests.faultserver import MARKDOWN_ANSWER, PARTIAL, FaultServer
+from tests.ui.helpers import app_for, send, wait_for
+
+
+def saved_turns(app: ChatApp) -> list[dict[str, Any]]:
+    assert app.session is not None and app.session.saver is not None
+    app.session.saver.flush()
+    path = app.session.path
+    assert path is not None and path.exists()
+    return summarize(load_recording(path))["turns"]
+
+
+async def test_reasoning_pane_open_while_thinking_closed_after(faults: FaultServer) -> None:
+    faults.gap = 0.08
+    app = app_for(faults.url("think"))
+    async with app.run_test(size=(100, 36)) as pilot:
+        await send(pilot, app, "Explain")
+        screen = app.chat_screen
+        await wait_for(pilot, lambda: bool(screen.messages()) and bool(screen.messages()[-1].reasoning))
+        message = screen.messages()[-1]
+        await wait_for(pilot, lambda: message.reasoning_pane.has_class("-shown"))
+        assert message.reasoning_pane.collapsed is False, "expanded while reasoning arrives"
+        assert message.reasoning_pane.title.startswith("Thinking…")
+        await wait_for(pilot, lambda: message.finished)
+        assert message.reasoning_pane.collapsed is True, "collapsed once the answer started"
+        assert message.reasoning_pane.title.endswith("· 9 reasoning tokens")
+        assert message.markdown.source == MARKDOWN_ANSWER
+        assert message.answer == MARKDOWN_ANSWER and "Let me" not in message.markdown.source
+        assert "reasoning 9" in str(screen.status.render())
+        (turn,) = saved_turns(app)
+        assert turn["response"]["content"] == MARKDOWN_ANSWER
+        assert turn["response"]["reasoning"] == "Let me think about a short answer."
+        await pilot.press("ctrl+t")
+        assert message.reasoning_pane.collapsed is False, "the key toggles the pane"
+
+
+async def test_escape_stops_and_keeps_the_partial(faults: FaultServer) -> None:
+    app = app_for(faults.url("stall"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await send(pilot, app, "hi")
+        screen = app.chat_screen
+        await wait_for(pilot, lambda: bool(screen.messages()) and screen.messages()[-1].answer == PARTIAL)
+        await pilot.press("escape")
+        message = screen.messages()[-1]
+        await wait_for(pilot, lambda: message.finished)
+        assert message.answer == PARTIAL and message.markdown.source == PARTIAL
+        assert message.notice.has_class("-shown") and "Stopped" in str(message.notice.render())
+        (turn,) = saved_turns(app)
+        assert turn["response"]["content"] == PARTIAL
+        assert "stopped" in turn["response"]["error"]["message"]
+
+
+async def test_error_notice_stays_out_of_text_and_history_and_retry_works(faults: FaultServer) -> None:
+    app = app_for(faults.url("e401"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await send(pilot, app, "hi")
+        screen = app.chat_screen
+        await wait_for(pilot, lambda: bool(screen.messages()) and screen.messages()[-1].finished)
+        message = screen.messages()[-1]
+        assert "HTTP 401: Invalid API Key" in str(message.notice.render())
+        assert "401" not in message.answer
+        assert app.session is not None
+        assert all("401" not in json.dumps(m) for m in app.session.conversation.messages)
+        await pilot.press("ctrl+r")
+        await wait_for(pilot, lambda: len(screen.messages()) == 2 and screen.messages()[-1].finished)
+        assert faults.counts["e401"] == 2
+        assert [m["role"] for m in app.session.conversation.messages] == ["user"]
+
+
+async def test_composer_history_and_newline(faults: FaultServer) -> None:
+    app = app_for(faults.url("ok"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        composer = app.chat_screen.composer
+        composer.focus()
+        await pilot.press("a", "ctrl+j", "b")
+        assert composer.text == "a\nb"
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.chat_screen.messages()[-1].finished)
+        assert faults.seen[-1].body["messages"][-1] == {"role": "user", "content": "a\nb"}
+        assert composer.text == ""
+        await pilot.press("up")
+        assert composer.text == "a\nb"
+        await pilot.press("down")
+        assert composer.text == ""
+
+
+async def test_terminal_escapes_in_answers_are_shown_harmlessly(serve_recording: Any, tmp_path: Path) -> None:
+    hostile = "Hi\x1b[2J\x1b]52;c;ZXZpbA==\x07 and a \x1b]8;;http://x\x07link\x1b]8;;\x07"
+    chunk = {"choices": [{"index": 0, "delta": {"content": hostile}, "finish_reason": "stop"}]}
+    capture = tmp_path / "hostile.sse"
+    capture.write_text(f"data: {json.dumps(chunk)}\n\ndata: [DONE]\n\n")
+    app = app_for(serve_recording(capture))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await send(pilot, app, "hi")
+        await wait_for(pilot, lambda: bool(app.chat_screen.messages()) and app.chat_screen.messages()[-1].finished)
+        message = app.chat_screen.messages()[-1]
+        assert message.answer == hostile, "the answer is kept exactly"
+        shown = message.markdown.source
+        assert "\x1b" not in shown and "\x07" not in shown and "␛[2J" in shown
+        assert app.clipboard == "", "nothing reached the clipboard"
+
+
+async def test_replay_a_seed_then_continue_live(faults: FaultServer) -> None:
+    app = app_for(faults.url("ok"), replay=load_recording(SEEDS / "xai_grok_simple_streaming.yaml"), speed="instant")
+    async with app.run_test(size=(100, 36)) as pilot:
+        screen = app.chat_screen
+        await wait_for(pilot, lambda: bool(screen.messages()) and screen.messages()[-1].finished)
+        replayed = screen.messages()[-1]
+        assert replayed.answer.startswith("Oi!") and replayed.reasoning.startswith("First")
+        await wait_for(pilot, lambda: not screen.streaming)
+        await send(pilot, app, "And in Spanish?")
+        await wait_for(pilot, lambda: len(screen.messages()) == 2 and screen.messages()[-1].finished)
+        sent = faults.seen[-1].body["messages"]
+        assert sent[0] == {"role": "system", "content": "You are a helpful assistant"}
+        assert [m["role"] for m in sent] == ["system", "user", "assistant", "user"]
+        assert sent[2]["content"].startswith("Oi!") and "reasoning_content" not in sent[2]
+        turns = saved_turns(app)
+        assert len(turns) == 2 and turns[0]["response"]["content"].startswith("Oi!")
+
+
+async def test_sessions_screen_lists_and_replays(faults: FaultServer) -> None:
+    app = app_for(faults.url("ok"))
+    async with app.run_test(size=(110, 36)) as pilot:
+        await send(pilot, app, "first question")
+        await wait_for(pilot, lambda: app.chat_screen.messages()[-1].finished)
+        saved_turns(app)
+        (locations.sessions_dir() / "broken.yaml").write_text("interactions: [")
+        await pilot.press("ctrl+o")
+        await wait_for(pilot, lambda: isinstance(app.screen, SessionsScreen))
+        sessions = app.screen
+        assert isinstance(sessions, SessionsScreen)
+        titles = [s.title for s in sessions.sessions]
+        assert "first question" in titles and any(s.error for s in sessions.sessions)
+        await pilot.press(*"first")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: not isinstance(app.screen, SessionsScreen))
+        await wait_for(pilot, lambda: bool(app.chat_screen.messages()) and app.chat_screen.messages()[-1].finished)
+        assert app.chat_screen.messages()[-1].answer == "Hello, this is a partial answer."
+
+
+async def test_profile_switch_mid_conversation_is_recorded(faults: FaultServer, monkeypatch: Any) -> None:
+    monkeypatch.setenv("CHATTERM_PROFILES__LOCAL__BASE_URL", faults.url("ok"))
+    monkeypatch.setenv("CHATTERM_PROFILES__LOCAL__MODEL", "other-model")
+    monkeypatch.setenv("CHATTERM_PROFILES__LOCAL__LOCAL", "true")
+    app = app_for(faults.url("ok"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await send(pilot, app, "one")
+        await wait_for(pilot, lambda: app.chat_screen.messages()[-1].finished)
+        await pilot.press("ctrl+l")
+        await wait_for(pilot, lambda: isinstance(app.screen, ProfileScreen))
+        screen = app.screen
+        assert isinstance(screen, ProfileScreen)
+        screen._choose("local")
+        await wait_for(pilot, lambda: app.choice.profile == "local")
+        await send(pilot, app, "two")
+        await wait_for(pilot, lambda: len(app.chat_screen.messages()) == 2 and app.chat_screen.messages()[-1].finished)
+        assert faults.seen[-1].body["model"] == "other-model"
+        assert [m["content"] for m in faults.seen[-1].body["messages"] if m["role"] == "user"] == ["one", "two"]
+        assert app.session is not None and app.session.saver is not None
+        app.session.saver.flush()
+        recording = load_recording(app.session.path)  # type: ignore[arg-type]
+        metas = [(i.meta["profile"], i.meta["model"]) for i in recording.interactions]
+        assert metas == [("ad-hoc", "fault-model"), ("local", "other-model")]
+
+
+async def test_export_and_themes(faults: FaultServer) -> None:
+    faults.gap = 0.01
+    app = app_for(faults.url("think"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await send(pilot, app, "Explain")
+        await wait_for(pilot, lambda: app.chat_screen.messages()[-1].finished)
+        app.action_export()
+        exported = next((locations.data_dir() / "exports").glob("*.md")).read_text()
+        assert "<details><summary>Reasoning</summary>" in exported and "Let me think" in exported
+        assert "# Title" in exported and "## You" in exported
+        ours = {t for t in app.available_themes if t.startswith("chatterm")}
+        assert len(ours) >= 3
+        app.theme = "chatterm-light"
+        await pilot.pause()
+    from chatterm.state import load_state
+
+    assert load_state()["theme"] == "chatterm-light"
+
+
+async def test_demo_profile_first_run() -> None:
+    app = app_for()
+    async with app.run_test(size=(100, 36)) as pilot:
+        assert app.choice.is_demo
+        await wait_for(pilot, lambda: bool(app.chat_screen.conversation_view.children))
+        await send(pilot, app, "Say hi in Portuguese")
+        await wait_for(pilot, lambda: bool(app.chat_screen.messages()) and app.chat_screen.messages()[-1].finished)
+        message = app.chat_screen.messages()[-1]
+        assert message.answer.startswith("Oi!") and message.reasoning.startswith("First")
+        assert isinstance(message.markdown, Markdown)
