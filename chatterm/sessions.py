@@ -133,7 +133,8 @@ def session_info(path: Path) -> SessionInfo:
     try:
         recording = load_recording(path)
     except RecordingError as exc:
-        return SessionInfo(path, path.name, modified, "", "", 0, error=str(exc))
+        reason = str(exc).removeprefix(f"{path}: ")
+        return SessionInfo(path, path.name, modified, "", "", 0, error=f"{path.name}: {reason}")
     meta = recording.interactions[-1].meta if recording.interactions else {}
     model = meta.get("model") or next(
         (i.request.model for i in reversed(recording.interactions) if i.request and i.request.model), ""

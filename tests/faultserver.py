@@ -38,16 +38,8 @@ USAGE = (
 )
 DONE = b"data: [DONE]\n\n"
 REASONING = ["Let me ", "think ", "about ", "a ", "short ", "answer."]
-MARKDOWN = [
-    "# Title\n\n",
-    "Some **bold** ",
-    "text.\n\n",
-    "```python\n",
-    "print('hi')\n",
-    "```\n\n",
-    "- one\n",
-    "- two\n",
-]
+MARKDOWN = ["# Title\n\n", "Some **bold** ", "text.\n\n", "```python\n", "print('hi')\n", "```\n\n"]
+MARKDOWN += ["- one\n", "- two\n"]
 MARKDOWN_ANSWER = "".join(MARKDOWN)
 
 

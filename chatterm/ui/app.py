@@ -82,7 +82,7 @@ class ChatApp(App[None]):
             await self.chat_screen.info(WELCOME)
 
     def watch_theme(self, theme: str) -> None:
-        if self.is_mounted:
+        if self.session is not None:  # a choice made by the user, not the one restored at start
             save_state(theme=theme)
 
     async def _prepare(self, choice: Choice) -> Choice:
@@ -163,15 +163,15 @@ class ChatApp(App[None]):
     # -- profiles -------------------------------------------------------------------------------------------
 
     def profile_rows(self) -> list[ProfileRow]:
-        rows = [ProfileRow(DEMO, "recorded answers", "offline, no key", True)]
+        rows = [ProfileRow(DEMO, "recorded answers", "offline", True)]
         for name, profile in sorted(self.settings.profiles.items()):
             found = find_key(name, profile.api_key_env)
             if profile.local:
-                key, usable = "local server, no key", True
+                key, usable = "local server", True
             elif found is not None:
-                key, usable = f"key from {found.source}", True
+                key, usable = f"key: {found.source}", True
             else:
-                key, usable = f"no key: export {profile.api_key_env}=... or 'chatterm key set {name}'", False
+                key, usable = f"no key ({profile.api_key_env})", False
             rows.append(ProfileRow(name, profile.model, key, usable))
         return rows
 

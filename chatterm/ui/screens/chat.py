@@ -33,8 +33,8 @@ class ChatScreen(Screen[None]):
 
     BINDINGS = [
         Binding("escape", "stop", "Stop", show=True),
-        Binding("ctrl+r", "retry", "Retry"),
-        Binding("ctrl+t", "toggle_reasoning", "Reasoning"),
+        Binding("ctrl+r", "retry", "Retry", show=False),
+        Binding("ctrl+t", "toggle_reasoning", "Reasoning", show=False),
         Binding("ctrl+n", "app.new_chat", "New chat"),
         Binding("ctrl+o", "app.open_sessions", "Sessions"),
         Binding("ctrl+l", "app.switch_profile", "Profile"),

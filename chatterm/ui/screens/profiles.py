@@ -31,7 +31,7 @@ class ProfileScreen(ModalScreen[Switch | None]):
     DEFAULT_CSS = """
     ProfileScreen { align: center middle; }
     ProfileScreen > Vertical {
-        width: 80; height: auto; max-height: 85%; border: thick $primary; background: $surface; padding: 0 1;
+        width: 84; height: auto; max-height: 85%; border: thick $primary; background: $surface; padding: 0 1;
     }
     ProfileScreen OptionList { height: auto; max-height: 20; }
     ProfileScreen .hint { color: $text-muted; }
@@ -48,13 +48,15 @@ class ProfileScreen(ModalScreen[Switch | None]):
         with Vertical():
             yield Label("Switch model" if self.model_only else "Switch profile", classes="title")
             if not self.model_only:
-                options = [
-                    Option(f"{'●' if r.name == self.current else ' '} {r.name:<12} {r.model:<36} {r.key}", id=r.name)
-                    for r in self.rows
-                ]
+                options = [Option(self._row_text(r), id=r.name) for r in self.rows]
                 yield OptionList(*options, id="profiles")
             yield Input(placeholder="model (empty: the profile's default)", id="model")
             yield Label("Enter switches · Escape closes", classes="hint")
+
+    def _row_text(self, row: ProfileRow) -> str:
+        mark = "●" if row.name == self.current else " "
+        model = row.model if len(row.model) <= 30 else row.model[:29] + "…"
+        return f"{mark} {row.name:<11} {model:<30} {row.key}"
 
     def on_mount(self) -> None:
         if self.model_only:
@@ -80,7 +82,7 @@ class ProfileScreen(ModalScreen[Switch | None]):
     def _choose(self, name: str) -> None:
         row = next(r for r in self.rows if r.name == name)
         if not row.usable:
-            self.notify(row.key, severity="error")
+            self.notify(f"{row.name} has {row.key}: set it, or run 'chatterm key set {row.name}'", severity="error")
             return
         model = self.query_one(Input).value.strip() or None
         self.dismiss(Switch(name, model))

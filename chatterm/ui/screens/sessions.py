@@ -13,13 +13,17 @@ from textual.widgets import DataTable, Input, Label
 from chatterm.sessions import SessionInfo
 
 
+def _clip(text: str, width: int = 48) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
 class SessionsScreen(ModalScreen[Path | None]):
     DEFAULT_CSS = """
     SessionsScreen { align: center middle; }
     SessionsScreen > Vertical {
-        width: 90%; height: 80%; border: thick $primary; background: $surface; padding: 0 1;
+        width: 90%; max-width: 120; height: 80%; border: thick $primary; background: $surface; padding: 0 1;
     }
-    SessionsScreen DataTable { height: 1fr; }
+    SessionsScreen DataTable { height: 1fr; width: 1fr; }
     SessionsScreen .hint { color: $text-muted; }
     """
     BINDINGS = [Binding("escape", "dismiss(None)", "Close")]
@@ -49,8 +53,10 @@ class SessionsScreen(ModalScreen[Path | None]):
             haystack = f"{info.title} {info.profile} {info.model} {info.error or ''}".lower()
             if needle and needle not in haystack:
                 continue
-            title = f"⚠ {info.error}" if info.error else info.title
-            table.add_row(title, info.date, info.profile, info.model, str(info.turns), key=str(info.path))
+            title = f"⚠ {info.path.name}: cannot be opened" if info.error else info.title
+            table.add_row(
+                _clip(title), info.date, info.profile, _clip(info.model, 28), str(info.turns), key=str(info.path)
+            )
 
     def on_input_changed(self, event: Input.Changed) -> None:
         self.fill(event.value)

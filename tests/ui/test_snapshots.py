@@ -1,0 +1,102 @@
+"""SVG snapshots of the screens users see (pytest-textual-snapshot).
+
+Timings shown on screen come from a fixed clock here, and session dates are fixed, so snapshots only
+change when what users see changes. Update them with `pytest tests/ui --snapshot-update`.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+
+import chatterm.ui.widgets.messages as messages_module
+import chatterm.ui.widgets.status as status_module
+from chatterm import locations
+from chatterm.cli.main import main
+from tests.conftest import SEEDS
+from tests.faultserver import FaultServer
+from tests.ui.helpers import app_for, send, wait_for
+
+SIZE = (100, 32)
+
+
+class FixedClock:
+    """Stands in for the `time` module of the widgets that show durations."""
+
+    @staticmethod
+    def monotonic() -> float:
+        return 1000.0
+
+
+@pytest.fixture(autouse=True)
+def fixed_display(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(messages_module, "time", FixedClock)
+    monkeypatch.setattr(status_module, "time", FixedClock)
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+
+
+async def no_blink(pilot: Pilot[Any]) -> None:
+    pilot.app.chat_screen.composer.cursor_blink = False  # type: ignore[attr-defined]
+
+
+async def answered(pilot: Pilot[Any], prompt: str = "Explain briefly") -> None:
+    await no_blink(pilot)
+    await send(pilot, pilot.app, prompt)  # type: ignore[arg-type]
+    app: Any = pilot.app
+    await wait_for(pilot, lambda: bool(app.chat_screen.messages()) and app.chat_screen.messages()[-1].finished)
+    await pilot.pause(0.1)
+
+
+class TestChatScreen:
+    def test_first_run_on_the_demo_profile(self, snap_compare: Any) -> None:
+        async def welcome(pilot: Pilot[Any]) -> None:
+            await no_blink(pilot)
+            await wait_for(pilot, lambda: bool(pilot.app.chat_screen.conversation_view.children))  # type: ignore[attr-defined]
+
+        assert snap_compare(app_for(), terminal_size=SIZE, run_before=welcome)
+
+    def test_a_reasoning_answer(self, snap_compare: Any, fault_server: FaultServer) -> None:
+        fault_server.gap = 0.01
+        assert snap_compare(app_for(fault_server.url("think")), terminal_size=SIZE, run_before=answered)
+
+    def test_an_error_notice(self, snap_compare: Any, fault_server: FaultServer) -> None:
+        assert snap_compare(app_for(fault_server.url("e401")), terminal_size=SIZE, run_before=answered)
+
+
+class TestModals:
+    def test_the_sessions_screen(self, snap_compare: Any) -> None:
+        sessions = locations.sessions_dir()
+        sessions.mkdir(parents=True)
+        for number, source in enumerate(["xai_grok_simple_streaming.yaml", "llama_stack_together_stream.json"]):
+            target = sessions / f"2026010{number + 1}-session.yaml"
+            assert main(["convert", str(SEEDS / source), str(target)]) == 0
+            os.utime(target, (1767225600 + number * 3600, 1767225600 + number * 3600))
+        (sessions / "broken.yaml").write_text("interactions: [")
+        os.utime(sessions / "broken.yaml", (1767225000, 1767225000))
+
+        async def open_sessions(pilot: Pilot[Any]) -> None:
+            await no_blink(pilot)
+            await pilot.press("ctrl+o")
+            await pilot.pause(0.2)
+
+        assert snap_compare(app_for(), terminal_size=(110, 30), run_before=open_sessions)
+
+    def test_the_profile_switcher(self, snap_compare: Any) -> None:
+        async def open_profiles(pilot: Pilot[Any]) -> None:
+            await no_blink(pilot)
+            await pilot.press("ctrl+l")
+            await pilot.pause(0.2)
+
+        assert snap_compare(app_for(), terminal_size=(110, 30), run_before=open_profiles)
+
+
+def test_snapshots_exist() -> None:
+    """The snapshots are committed: a missing one would silently pass as 'created' in CI."""
+    folder = Path(__file__).parent / "__snapshots__" / "test_snapshots"
+    assert len(list(folder.glob("*.svg"))) == 5
