@@ -209,3 +209,21 @@ async def test_demo_profile_first_run() -> None:
         message = app.chat_screen.messages()[-1]
         assert message.answer.startswith("Oi!") and message.reasoning.startswith("First")
         assert isinstance(message.markdown, Markdown)
+
+
+async def test_palette_offers_the_chat_commands(faults: FaultServer) -> None:
+    from textual.command import CommandPalette
+
+    app = app_for(faults.url("ok"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("ctrl+p")
+        await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette))
+        await pilot.press(*"replay speed: 4x")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.replay_speed == "4x")
+        await send(pilot, app, "code please")
+        await wait_for(pilot, lambda: app.chat_screen.messages()[-1].finished)
+        app.chat_screen.messages()[-1].answer = "text\n```sh\necho hi\n```\n"
+        app.action_copy_code()
+        assert app.clipboard == "echo hi\n"

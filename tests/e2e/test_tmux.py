@@ -1,0 +1,130 @@
+"""End to end: the installed `chatterm` command in a real terminal (tmux), read off the screen."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (.ci/run installs it)"),
+]
+
+
+class Terminal:
+    """A tmux session on a private socket, 120x40, running one command."""
+
+    def __init__(self, socket: str) -> None:
+        self.socket = socket
+
+    def tmux(self, *args: str) -> str:
+        return subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True, text=True, check=False).stdout
+
+    def start(self, command: list[str]) -> None:
+        self.tmux("kill-server")
+        subprocess.run(
+            [
+                "tmux",
+                "-L",
+                self.socket,
+                "-f",
+                "/dev/null",
+                "new-session",
+                "-d",
+                "-s",
+                "t",
+                "-x",
+                "120",
+                "-y",
+                "40",
+                *command,
+            ],
+            check=True,
+        )
+        self.tmux("set-option", "-g", "set-clipboard", "on")
+
+    def screen(self) -> str:
+        return self.tmux("capture-pane", "-p", "-t", "t")
+
+    def send(self, *keys: str) -> None:
+        self.tmux("send-keys", "-t", "t", *keys)
+
+    def wait_for(self, check: Callable[[str], bool], timeout: float = 30.0) -> str:
+        deadline = time.monotonic() + timeout
+        while True:
+            screen = self.screen()
+            if check(screen):
+                return screen
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the screen never showed what was expected:\n{screen}")
+            time.sleep(0.1)
+
+    def alive(self) -> bool:
+        return "t" in self.tmux("list-sessions", "-F", "#{session_name}").split()
+
+
+@pytest.fixture
+def terminal(request: pytest.FixtureRequest) -> Iterator[Terminal]:
+    term = Terminal(f"chatterm-e2e-{request.node.name[:20]}-{time.monotonic_ns()}")
+    yield term
+    term.tmux("kill-server")
+
+
+def chatterm_command(*args: str) -> list[str]:
+    executable = shutil.which("chatterm")
+    assert executable, "the chatterm command is installed (pip install -e .)"
+    return [executable, *args]
+
+
+def test_streamed_answer_and_reasoning_pane_on_screen(terminal: Terminal, fault_server: Any) -> None:
+    fault_server.gap = 0.3
+    terminal.start(chatterm_command("--base-url", fault_server.url("think"), "--model", "fault-model"))
+    terminal.wait_for(lambda s: "Enter sends" in s)
+    terminal.send("Explain it", "Enter")
+    thinking = terminal.wait_for(lambda s: "Thinking" in s and "Let me" in s)
+    assert "Title" not in thinking, "reasoning shows before the answer"
+    final = terminal.wait_for(lambda s: "reasoning tokens" in s and "two" in s and "ready" in s)
+    assert "print('hi')" in final and "Title" in final and "bold" in final
+    assert "9 reasoning tokens" in final
+    assert "Let me think" not in final, "the pane collapsed when the answer started"
+    terminal.send("C-t")
+    terminal.wait_for(lambda s: "Let me think about a short answer." in s)
+    terminal.send("C-q")
+    deadline = time.monotonic() + 10
+    while terminal.alive() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not terminal.alive(), "Ctrl+Q quits"
+
+
+def test_escape_sequences_do_not_clear_the_screen_or_reach_the_clipboard(
+    terminal: Terminal, serve_recording: Callable[..., str], tmp_path: Path
+) -> None:
+    hostile = "Hello\x1b[2J\x1b[H\x1b]52;c;cHduZWQ=\x07 there \x1b]8;;http://evil\x07link\x1b]8;;\x07 end"
+    chunk = {"choices": [{"index": 0, "delta": {"content": hostile}, "finish_reason": "stop"}]}
+    capture = tmp_path / "hostile.sse"
+    capture.write_text(f"data: {json.dumps(chunk)}\n\ndata: [DONE]\n\n")
+    terminal.start(chatterm_command("--base-url", serve_recording(capture)))
+    terminal.wait_for(lambda s: "Enter sends" in s)
+    terminal.send("first prompt stays visible", "Enter")
+    screen = terminal.wait_for(lambda s: " end" in s and "ready" in s)
+    assert "first prompt stays visible" in screen, "the screen was not cleared"
+    assert "␛[2J" in screen
+    assert terminal.tmux("list-buffers") == "", "nothing reached the clipboard"
+    terminal.send("C-q")
+
+
+def test_replay_command_restreams_a_seed(terminal: Terminal) -> None:
+    from tests.conftest import SEEDS
+
+    terminal.start(chatterm_command("replay", str(SEEDS / "xai_grok_simple_streaming.yaml"), "--instant"))
+    screen = terminal.wait_for(lambda s: "Replay finished" in s)
+    assert "Say hi in Portuguese" in screen and "Oi!" in screen
+    assert "133 reasoning tokens" in screen
+    terminal.send("C-q")
