@@ -65,7 +65,9 @@ PROVIDER_KEYS = [p.api_key_env for p in PRESETS.values() if p.api_key_env]
 
 
 @pytest.fixture(autouse=True)
-def isolated(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+def isolated(
+    tmp_path_factory: pytest.TempPathFactory, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Path]:
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
@@ -80,6 +82,12 @@ def isolated(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monke
     keyring.set_keyring(MemoryKeyring())
     yield home
     keyring.set_keyring(previous)
+    leaked = [str(p) for p in [*_files(home), *_files(tmp_path)] if TEST_KEY.encode() in p.read_bytes()]
+    assert not leaked, f"the test API key reached a file chatterm wrote: {leaked}"
+
+
+def _files(root: Path) -> list[Path]:
+    return [p for p in root.rglob("*") if p.is_file() and not p.is_symlink()]
 
 
 class LoopThread:

@@ -112,8 +112,9 @@ class FaultServer:
 
     async def _status(self, writer: asyncio.StreamWriter, status: int, payload: Any, extra: str = "") -> None:
         data = json.dumps(payload).encode()
+        phrase = "OK" if status < 400 else "Error"
         writer.write(
-            f"HTTP/1.1 {status} Error\r\nContent-Type: application/json\r\nContent-Length: {len(data)}\r\n"
+            f"HTTP/1.1 {status} {phrase}\r\nContent-Type: application/json\r\nContent-Length: {len(data)}\r\n"
             f"{extra}Connection: close\r\n\r\n".encode()
             + data
         )
@@ -218,6 +219,16 @@ class FaultServer:
             f"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {len(data)}\r\n\r\n".encode() + data
         )
         await writer.drain()
+
+    async def _models_openai(self, writer: asyncio.StreamWriter) -> None:
+        await self._status(writer, 200, {"object": "list", "data": [{"id": "b-model"}, {"id": "a-model"}]})
+
+    async def _models_together(self, writer: asyncio.StreamWriter) -> None:
+        await self._status(writer, 200, [{"id": "meta-llama/x", "type": "chat"}, {"id": "mistral/y"}])
+
+    async def _models_gemini(self, writer: asyncio.StreamWriter) -> None:
+        payload = {"object": "list", "data": [{"id": "models/gemini-2.5-flash"}, {"id": "models/gemini-2.5-pro"}]}
+        await self._status(writer, 200, payload)
 
     async def _e401(self, writer: asyncio.StreamWriter) -> None:
         await self._status(writer, 401, {"error": {"message": "Invalid API Key", "type": "invalid_request_error"}})

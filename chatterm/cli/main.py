@@ -74,6 +74,32 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--allow-remote", action="store_true", help="allow listening on a non-loopback address")
     _pace_options(serve)
 
+    profiles = commands.add_parser("profiles", help="list, show, add, remove provider profiles; set the default")
+    actions = profiles.add_subparsers(dest="action", metavar="ACTION")
+    actions.add_parser("list", help="every profile, its model and where its key comes from")
+    show_profile = actions.add_parser("show", help="one profile's settings")
+    show_profile.add_argument("name", metavar="NAME")
+    show_profile.add_argument("--models", action="store_true", help="also ask the endpoint for its models")
+    add = actions.add_parser("add", help="add (or replace) a profile in config.toml")
+    add.add_argument("name", metavar="NAME")
+    add.add_argument("--base-url", required=True, metavar="URL", help="up to and including /v1")
+    add.add_argument("--model", required=True, metavar="M")
+    add.add_argument("--api-key-env", metavar="VAR", help="the environment variable holding the key")
+    add.add_argument("--param", action="append", metavar="KEY=VALUE", help="an extra request parameter")
+    add.add_argument("--header", action="append", metavar="KEY=VALUE", help="an extra HTTP header")
+    add.add_argument("--no-think-tags", action="store_true", help="leave <think> tags in the answer")
+    add.add_argument("--send-reasoning", action="store_true", help="send reasoning back in the history")
+    add.add_argument("--read-timeout", type=_positive, metavar="S")
+    add.add_argument("--local", action="store_true", help="a local server that needs no key")
+    remove = actions.add_parser("remove", help="remove a profile from config.toml")
+    remove.add_argument("name", metavar="NAME")
+    default = actions.add_parser("default", help="the profile used when none is named")
+    default.add_argument("name", metavar="NAME")
+
+    key = commands.add_parser("key", help="store, delete or check a profile's API key in the system keyring")
+    key.add_argument("action", choices=["set", "delete", "status"])
+    key.add_argument("profile", metavar="PROFILE")
+
     replay = commands.add_parser("replay", help="open a recording in the app, re-streaming it at its pace")
     replay.add_argument("path", metavar="PATH")
     _pace_options(replay)
@@ -108,6 +134,10 @@ def _dispatch(args: argparse.Namespace) -> int:
             from chatterm.cli import recordings
 
             return int(getattr(recordings, f"run_{args.command}")(args))
+        if args.command in ("profiles", "key"):
+            from chatterm.cli import profiles
+
+            return profiles.run_profiles(args) if args.command == "profiles" else profiles.run_key(args)
         if args.command == "replay":
             from chatterm.cli.app import run_replay
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from chatterm.chat import ChatSession
 from chatterm.config import Settings
 from chatterm.export import ExportTurn, to_markdown
 from chatterm.keys import find_key
+from chatterm.models import answers, list_models
 from chatterm.resolve import DEMO, Choice, ResolveError, choose, demo_recording
 from chatterm.sessions import list_sessions
 from chatterm.state import load_state, save_state
@@ -162,9 +164,15 @@ class ChatApp(App[None]):
 
     # -- profiles -------------------------------------------------------------------------------------------
 
-    def profile_rows(self) -> list[ProfileRow]:
+    async def profile_rows(self) -> list[ProfileRow]:
+        """Every usable-or-not profile; local servers only when they answer on their port."""
         rows = [ProfileRow(DEMO, "recorded answers", "offline", True)]
+        local = [name for name, p in self.settings.profiles.items() if p.local]
+        running = await asyncio.gather(*(answers(self.settings.profiles[name].base_url) for name in local))
+        offline = {name for name, up in zip(local, running, strict=True) if not up}
         for name, profile in sorted(self.settings.profiles.items()):
+            if name in offline:
+                continue
             found = find_key(name, profile.api_key_env)
             if profile.local:
                 key, usable = "local server", True
@@ -175,11 +183,13 @@ class ChatApp(App[None]):
             rows.append(ProfileRow(name, profile.model, key, usable))
         return rows
 
-    def action_switch_profile(self) -> None:
-        self.push_screen(ProfileScreen(self.profile_rows(), self.choice.profile), self._switch)
+    async def action_switch_profile(self) -> None:
+        self.push_screen(ProfileScreen(await self.profile_rows(), self.choice.profile), self._switch)
 
-    def action_switch_model(self) -> None:
-        self.push_screen(ProfileScreen([], self.choice.profile, model_only=True), self._switch)
+    async def action_switch_model(self) -> None:
+        models = await list_models(self.choice.profile, self.choice.endpoint)
+        screen = ProfileScreen([], self.choice.profile, model_only=True, models=models)
+        self.push_screen(screen, self._switch)
 
     async def _switch(self, switch: Switch | None) -> None:
         if switch is None or self.session is None:

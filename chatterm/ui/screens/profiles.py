@@ -38,11 +38,14 @@ class ProfileScreen(ModalScreen[Switch | None]):
     """
     BINDINGS = [Binding("escape", "dismiss(None)", "Close")]
 
-    def __init__(self, rows: list[ProfileRow], current: str, model_only: bool = False) -> None:
+    def __init__(
+        self, rows: list[ProfileRow], current: str, model_only: bool = False, models: list[str] | None = None
+    ) -> None:
         super().__init__()
         self.rows = rows
         self.current = current
         self.model_only = model_only
+        self.models = models or []
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -50,6 +53,8 @@ class ProfileScreen(ModalScreen[Switch | None]):
             if not self.model_only:
                 options = [Option(self._row_text(r), id=r.name) for r in self.rows]
                 yield OptionList(*options, id="profiles")
+            elif self.models:
+                yield OptionList(*[Option(m, id=f"model:{m}") for m in self.models], id="models")
             yield Input(placeholder="model (empty: the profile's default)", id="model")
             yield Label("Enter switches · Escape closes", classes="hint")
 
@@ -60,7 +65,7 @@ class ProfileScreen(ModalScreen[Switch | None]):
 
     def on_mount(self) -> None:
         if self.model_only:
-            self.query_one(Input).focus()
+            self.query_one(OptionList if self.models else Input).focus()
             return
         options = self.query_one(OptionList)
         names = [r.name for r in self.rows]
@@ -69,7 +74,11 @@ class ProfileScreen(ModalScreen[Switch | None]):
         options.focus()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        self._choose(str(event.option.id))
+        option_id = str(event.option.id)
+        if option_id.startswith("model:"):
+            self.dismiss(Switch(self.current, option_id.removeprefix("model:")))
+            return
+        self._choose(option_id)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if self.model_only:

@@ -1,0 +1,136 @@
+"""`chatterm profiles ...` and `chatterm key ...`: provider profiles and their API keys."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import getpass
+import json
+import sys
+from typing import Any
+
+from chatterm.cli.main import EXIT_OK, UsageError
+from chatterm.config import ProfileSettings, Settings, load_settings, remove_profile, save_profile, set_default
+from chatterm.keys import KeyringUnavailable, delete_key, find_key, mask, no_keyring_hint, set_key
+from chatterm.providers import PRESETS
+from chatterm.resolve import DEMO, default_profile, endpoint_for
+
+
+def _pairs(values: list[str] | None, what: str) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for item in values or []:
+        key, sep, raw = item.partition("=")
+        if not sep or not key:
+            raise UsageError(f"{what} {item!r}: expected KEY=VALUE")
+        try:
+            result[key] = json.loads(raw) if what == "--param" else raw
+        except ValueError:
+            result[key] = raw
+    return result
+
+
+def _key_status(name: str, profile: ProfileSettings) -> str:
+    if profile.local:
+        return "local, no key"
+    found = find_key(name, profile.api_key_env)
+    if found is None:
+        return f"no key ({profile.api_key_env or 'no variable set'})"
+    return f"{found.source} {mask(found.value)}"
+
+
+def _profile(settings: Settings, name: str) -> ProfileSettings:
+    profile = settings.profiles.get(name)
+    if profile is None:
+        known = ", ".join(sorted([*settings.profiles, DEMO]))
+        raise UsageError(f"no profile named {name!r} (known: {known})")
+    return profile
+
+
+def run_profiles(args: argparse.Namespace) -> int:
+    settings = load_settings()
+    action = args.action or "list"
+    if action == "list":
+        current = default_profile(settings)
+        print(f"{'':2}{'name':<12} {'model':<42} key")
+        print(f"{'*' if current == DEMO else ' ':2}{DEMO:<12} {'recorded answers (offline)':<42} none needed")
+        for name, profile in sorted(settings.profiles.items()):
+            mark = "*" if name == current else " "
+            print(f"{mark:2}{name:<12} {profile.model:<42} {_key_status(name, profile)}")
+        return EXIT_OK
+    if action == "show":
+        profile = _profile(settings, args.name)
+        fields = profile.model_dump()
+        print(f"profile {args.name}" + (" (built-in preset)" if args.name in PRESETS else ""))
+        for key, value in fields.items():
+            print(f"  {key}: {json.dumps(value) if isinstance(value, (dict, list)) else value}")
+        print(f"  key: {_key_status(args.name, profile)}")
+        if args.models:
+            from chatterm.models import list_models
+
+            found = find_key(args.name, profile.api_key_env)
+            endpoint = endpoint_for(profile, None, found.value if found else None)
+            models = asyncio.run(list_models(args.name, endpoint, use_cache=False))
+            print("  models: " + ", ".join(models))
+        return EXIT_OK
+    if action == "add":
+        if args.name == DEMO:
+            raise UsageError("'demo' is built in and cannot be redefined")
+        profile = ProfileSettings(
+            base_url=args.base_url,
+            model=args.model,
+            api_key_env=args.api_key_env,
+            params=_pairs(args.param, "--param"),
+            headers=_pairs(args.header, "--header"),
+            think_tags=not args.no_think_tags,
+            send_reasoning=args.send_reasoning,
+            read_timeout=args.read_timeout or 300.0,
+            local=args.local,
+        )
+        path = save_profile(args.name, profile)
+        print(f"saved profile {args.name} in {path}", file=sys.stderr)
+        if profile.api_key_env is None and not profile.local:
+            print(f"store its key with: chatterm key set {args.name}", file=sys.stderr)
+        return EXIT_OK
+    if action == "remove":
+        if not remove_profile(args.name):
+            where = "is a built-in preset" if args.name in PRESETS else "is not in the config file"
+            raise UsageError(f"profile {args.name!r} {where}; nothing removed")
+        print(f"removed profile {args.name}", file=sys.stderr)
+        return EXIT_OK
+    if action == "default":
+        if args.name != DEMO:
+            _profile(settings, args.name)
+        path = set_default(args.name)
+        print(f"default profile: {args.name} ({path})", file=sys.stderr)
+        return EXIT_OK
+    raise UsageError(f"unknown profiles action {action!r}")
+
+
+def run_key(args: argparse.Namespace) -> int:
+    settings = load_settings()
+    profile = _profile(settings, args.profile)
+    try:
+        if args.action == "status":
+            print(f"{args.profile}: {_key_status(args.profile, profile)}")
+            return EXIT_OK
+        if args.action == "delete":
+            deleted = delete_key(args.profile)
+            print(f"{args.profile}: {'key deleted from the keyring' if deleted else 'no key in the keyring'}")
+            return EXIT_OK
+        value = _read_secret(args.profile)
+        set_key(args.profile, value)
+        print(f"{args.profile}: key stored in the system keyring ({mask(value)})")
+        return EXIT_OK
+    except KeyringUnavailable:
+        raise UsageError(no_keyring_hint(profile.api_key_env)) from None
+
+
+def _read_secret(profile: str) -> str:
+    """The key from a hidden prompt, or from stdin when it is piped; never from the command line."""
+    if sys.stdin is not None and not sys.stdin.isatty():
+        value = sys.stdin.readline().strip()
+    else:
+        value = getpass.getpass(f"API key for {profile} (input hidden): ").strip()
+    if not value:
+        raise UsageError("no key given; nothing stored")
+    return value

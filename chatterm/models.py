@@ -1,0 +1,83 @@
+"""Model lists from `GET {base_url}/models`, cached for a day, in the shapes real providers return.
+
+OpenAI and most others answer `{"data": [{"id": ...}]}`; Together a bare list; Gemini's OpenAI-compatible
+endpoint ids with a `models/` prefix; Ollama's native API `{"models": [{"name": ...}]}`. When the call
+fails, the profile's default model is the list.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import httpx
+
+from chatterm import locations
+from chatterm.cassette.dataio import write_private
+from chatterm.client import Endpoint
+
+CACHE_SECONDS = 24 * 3600
+
+
+def model_ids(payload: Any) -> list[str]:
+    """The model ids in a `/models` answer, whatever its shape, sorted and without duplicates."""
+    items: Any = payload
+    if isinstance(payload, dict):
+        items = payload.get("data", payload.get("models", []))
+    ids: set[str] = set()
+    for item in items if isinstance(items, list) else []:
+        if isinstance(item, str):
+            name = item
+        elif isinstance(item, dict):
+            name = item.get("id") or item.get("name") or item.get("model") or ""
+        else:
+            continue
+        if isinstance(name, str) and name:
+            ids.add(name.removeprefix("models/"))
+    return sorted(ids)
+
+
+def _cache_path(profile: str) -> Any:
+    safe = "".join(c if c.isalnum() or c in "-_" else "_" for c in profile)
+    return locations.data_dir() / "cache" / f"models-{safe}.json"
+
+
+async def list_models(profile: str, endpoint: Endpoint, use_cache: bool = True, timeout: float = 5.0) -> list[str]:
+    """The models an endpoint offers; the endpoint's own model first when the list cannot be had."""
+    cache = _cache_path(profile)
+    if use_cache:
+        try:
+            cached = json.loads(cache.read_text())
+            if time.time() - cached["at"] < CACHE_SECONDS and cached["base_url"] == endpoint.base_url:
+                return list(cached["models"])
+        except (OSError, ValueError, KeyError, TypeError):
+            pass
+    headers = {"Authorization": f"Bearer {endpoint.api_key}"} if endpoint.api_key else {}
+    try:
+        async with httpx.AsyncClient(timeout=timeout) as client:
+            response = await client.get(
+                endpoint.base_url.rstrip("/") + "/models", headers={**headers, **endpoint.headers}
+            )
+        response.raise_for_status()
+        models = model_ids(response.json())
+    except (httpx.HTTPError, ValueError):
+        return [endpoint.model]
+    if not models:
+        return [endpoint.model]
+    try:
+        payload = {"at": time.time(), "base_url": endpoint.base_url, "models": models}
+        write_private(cache, json.dumps(payload).encode())
+    except OSError:
+        pass
+    return models
+
+
+async def answers(base_url: str, timeout: float = 0.5) -> bool:
+    """True when something answers `GET /models` at a (local) base URL."""
+    try:
+        async with httpx.AsyncClient(timeout=timeout) as client:
+            response = await client.get(base_url.rstrip("/") + "/models")
+    except httpx.HTTPError:
+        return False
+    return response.status_code < 500
