@@ -35,6 +35,16 @@ def _keyring() -> tuple[Any, type[Exception]]:
     return keyring, KeyringError
 
 
+def keyring_available() -> bool:
+    try:
+        _keyring()
+    except KeyringUnavailable:
+        return False
+    except Exception:
+        return False
+    return True
+
+
 def no_keyring_hint(env_var: str | None) -> str:
     if env_var:
         return f"no system keyring is available on this machine; set the key in the environment: export {env_var}=..."

@@ -128,3 +128,13 @@ def test_replay_command_restreams_a_seed(terminal: Terminal) -> None:
     assert "Say hi in Portuguese" in screen and "Oi!" in screen
     assert "133 reasoning tokens" in screen
     terminal.send("C-q")
+
+
+def test_first_run_opens_a_working_chat_on_the_demo_profile(terminal: Terminal) -> None:
+    """The README's first command: `chatterm` with no config, no key, no network."""
+    terminal.start(chatterm_command())
+    terminal.wait_for(lambda s: "offline demo profile" in s and "demo · grok-code-fast-1" in s)
+    terminal.send("Say hi in Portuguese", "Enter")
+    screen = terminal.wait_for(lambda s: "Oi!" in s and "ready" in s)
+    assert "reasoning tokens" in screen
+    terminal.send("C-q")

@@ -91,7 +91,10 @@ class ProfileScreen(ModalScreen[Switch | None]):
     def _choose(self, name: str) -> None:
         row = next(r for r in self.rows if r.name == name)
         if not row.usable:
-            self.notify(f"{row.name} has {row.key}: set it, or run 'chatterm key set {row.name}'", severity="error")
+            from chatterm.keys import keyring_available
+
+            how = f"or run 'chatterm key set {row.name}'" if keyring_available() else "(no system keyring here)"
+            self.notify(f"{row.name} has {row.key}: export the variable {how}", severity="error")
             return
         model = self.query_one(Input).value.strip() or None
         self.dismiss(Switch(name, model))
