@@ -92,6 +92,7 @@ class ChatSession:
                 interaction.meta.update(
                     {"profile": self.choice.profile, "model": self.choice.endpoint.model, "started": round(started, 3)}
                 )
+                interaction.done = finished
             self._last_failed = reply.error is not None or not finished
             self.conversation.add_reply(reply, include_reasoning=self.send_reasoning)
             if self.recorder.interactions:
@@ -119,6 +120,8 @@ class ChatSession:
             self.conversation.system = str(system[0].get("content")) if system else None
             self.conversation.messages = [m for m in messages if isinstance(m, dict) and m.get("role") != "system"]
         self.conversation.add_reply(reply_of(last), include_reasoning=self.send_reasoning)
+        for interaction in recording.interactions:
+            interaction.done = True
         self.recorder.recording.interactions[:0] = list(recording.interactions)
 
     async def aclose(self) -> None:

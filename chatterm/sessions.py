@@ -17,10 +17,11 @@ from datetime import datetime
 from pathlib import Path
 
 from chatterm import locations
-from chatterm.cassette.dataio import write_private
+from chatterm.cassette.dataio import claim, write_private
 from chatterm.cassette.load import load_recording
-from chatterm.cassette.model import Recording, RecordingError
-from chatterm.cassette.write import render
+from chatterm.cassette.model import Interaction, Recording, RecordingError
+from chatterm.cassette.redact import clean_interaction
+from chatterm.cassette.vcr import assemble_vcr, vcr_item_yaml
 
 
 def new_session_path(directory: Path | None = None) -> Path:
@@ -48,6 +49,8 @@ class SessionSaver:
         self.on_error = on_error
         self.failed = False
         self.writes = 0
+        self._claimed = False
+        self._rendered: dict[int, tuple[Interaction, bytes]] = {}
         self._pending: Recording | None = None
         self._lock = threading.Lock()
         self._wake = threading.Event()
@@ -87,9 +90,27 @@ class SessionSaver:
                 if self._pending is None:
                     self._idle.set()
 
+    def _render(self, snapshot: Recording) -> bytes:
+        """The cassette, re-rendering only interactions that may still change."""
+        items = []
+        for interaction in snapshot.interactions:
+            cached = self._rendered.get(id(interaction))
+            if cached is not None and cached[0] is interaction:
+                items.append(cached[1])
+                continue
+            text = vcr_item_yaml(clean_interaction(interaction, self.secrets))
+            if interaction.done:
+                self._rendered[id(interaction)] = (interaction, text)
+            items.append(text)
+        return assemble_vcr(items)
+
     def _write(self, snapshot: Recording) -> None:
         try:
-            write_private(self.path, render(snapshot, "vcr", self.secrets))
+            if not self._claimed:
+                while not claim(self.path):  # never write over another process's session
+                    self.path = new_session_path(self.path.parent)
+                self._claimed = True
+            write_private(self.path, self._render(snapshot))
             self.writes += 1
             self.failed = False
         except Exception as exc:

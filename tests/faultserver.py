@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,6 +42,8 @@ REASONING = ["Let me ", "think ", "about ", "a ", "short ", "answer."]
 MARKDOWN = ["# Title\n\n", "Some **bold** ", "text.\n\n", "```python\n", "print('hi')\n", "```\n\n"]
 MARKDOWN += ["- one\n", "- two\n"]
 MARKDOWN_ANSWER = "".join(MARKDOWN)
+LONG_WORDS = [f"word{n} " for n in range(400)]
+LONG_ANSWER = "".join(LONG_WORDS)
 
 
 @dataclass
@@ -58,7 +61,8 @@ class FaultServer:
     """Seconds between streamed events in the `paced` scenario."""
     stall: float = 5.0
     """Seconds the `stall` scenario waits in the middle of the answer."""
-    seen: list[Seen] = field(default_factory=list)
+    seen: deque[Seen] = field(default_factory=lambda: deque(maxlen=20))
+    """The last requests received (bounded, so a soak test measures chatterm, not this server)."""
     counts: dict[str, int] = field(default_factory=dict)
     _server: asyncio.Server | None = None
 
@@ -148,6 +152,16 @@ class FaultServer:
         usage["completion_tokens_details"] = {"reasoning_tokens": 9}  # type: ignore[assignment]
         tail = {"choices": [], "usage": usage}
         await self._send(writer, chunk(finish="stop") + b"data: " + json.dumps(tail).encode() + b"\n\n" + DONE)
+        await self._end(writer)
+
+    async def _long(self, writer: asyncio.StreamWriter) -> None:
+        """The first answer at once; later ones LONG_WORDS, one event each, `gap` apart."""
+        if self.counts["long"] == 1:
+            await self._ok(writer)
+            return
+        await self._begin(writer)
+        await self._stream_words(writer, LONG_WORDS, gap=self.gap)
+        await self._send(writer, chunk(finish="stop") + DONE)
         await self._end(writer)
 
     async def _paced(self, writer: asyncio.StreamWriter) -> None:

@@ -12,6 +12,8 @@ from typing import Any
 import httpx
 import pytest
 import vcr
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from chatterm.cassette.load import load_recording
 from chatterm.cassette.summary import summarize
@@ -216,3 +218,16 @@ async def test_replay_transport_re_emits_bytes_at_pace() -> None:
     assert paced >= recorded.duration * 0.9
     instant, reply_now, _ = await replay(1.0, True)
     assert reply_now.content == reply.content and instant < paced
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.binary(max_size=300) | st.text(max_size=300).map(str.encode), min_size=1, max_size=3))
+def test_written_bodies_round_trip_exactly(bodies: list[bytes]) -> None:
+    from chatterm.cassette.load import parse_recording
+    from chatterm.cassette.model import Interaction, Recording, Response
+    from chatterm.cassette.write import render
+
+    recording = Recording("vcr", [Interaction(None, Response(status=200, body=b)) for b in bodies])
+    for fmt in ("vcr", "govcr"):
+        loaded = parse_recording(render(recording, fmt), "round-trip")
+        assert [i.response.body for i in loaded.interactions] == bodies

@@ -95,6 +95,8 @@ class Interaction:
     """chatterm's own notes on a turn: the profile and model that answered it, when."""
     note: str | None = None
     """Why the body could not be understood, when it could not."""
+    done: bool = False
+    """Finished and never to change again (lets a long session's saves reuse its rendering)."""
 
 
 @dataclass

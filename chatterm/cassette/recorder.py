@@ -19,6 +19,8 @@ from chatterm.cassette.timing import offsets_from_chunks
 from chatterm.decode.body import body_kind
 
 STOPPED = "the answer was stopped before it ended"
+INCOMPLETE = "the answer was still streaming when this was saved"
+"""Marks a snapshot taken mid-answer; if the process dies, the file says the answer was cut short."""
 
 
 def _headers(headers: httpx.Headers) -> Headers:
@@ -85,6 +87,8 @@ class _Capture:
         if now - self.last_flush >= self.recorder.flush_interval:
             self.last_flush = now
             self.sync()
+            if self.interaction.response.error is None:
+                self.interaction.response.error = {"status": None, "message": INCOMPLETE}
             self.recorder.updated()
 
     def sync(self) -> None:
@@ -98,8 +102,11 @@ class _Capture:
             return
         self.closed = True
         self.sync()
-        if not self.complete and self.interaction.response.error is None:
-            self.interaction.response.error = {"status": None, "message": STOPPED}
+        response = self.interaction.response
+        if response.error is not None and response.error.get("message") == INCOMPLETE:
+            response.error = None
+        if not self.complete and response.error is None:
+            response.error = {"status": None, "message": STOPPED}
         self.recorder.updated()
 
 

@@ -187,33 +187,45 @@ def extra_of(interaction: Interaction) -> dict[str, Any]:
     return extra
 
 
+def vcr_item(interaction: Interaction) -> dict[str, Any]:
+    """One interaction as vcrpy stores it."""
+    request = interaction.request or Request(method="POST", url="")
+    response = interaction.response
+    item: dict[str, Any] = {
+        "request": {
+            "body": text_or_bytes(request.body) if request.body else None,
+            "headers": request.headers,
+            "method": request.method,
+            "uri": request.url,
+        },
+        "response": {
+            "body": {"string": text_or_bytes(response.body)},
+            "headers": response.headers,
+            "status": {"code": response.status or 200, "message": response.reason or reason_phrase(response.status)},
+        },
+    }
+    extra = extra_of(interaction)
+    if extra:
+        item["response"][EXTRA] = extra
+    return item
+
+
+def vcr_item_yaml(interaction: Interaction) -> bytes:
+    """One interaction as the YAML of one list item; a cassette is these joined (see `assemble_vcr`)."""
+    text = dump_yaml([vcr_item(interaction)])
+    # A document ending in a `|+` block gets an explicit end marker; between items it must not stand.
+    return text.removesuffix(b"...\n")
+
+
+def assemble_vcr(items: list[bytes]) -> bytes:
+    """A vcrpy cassette from rendered items: saving a long session re-renders only what changed."""
+    if not items:
+        return dump_yaml({"interactions": [], "version": 1})
+    return b"interactions:\n" + b"".join(items) + b"version: 1\n"
+
+
 def write_vcr(recording: Recording) -> bytes:
-    interactions = []
-    for interaction in recording.interactions:
-        request = interaction.request or Request(method="POST", url="")
-        response = interaction.response
-        body = text_or_bytes(request.body) if request.body else None
-        item: dict[str, Any] = {
-            "request": {
-                "body": body,
-                "headers": request.headers,
-                "method": request.method,
-                "uri": request.url,
-            },
-            "response": {
-                "body": {"string": text_or_bytes(response.body)},
-                "headers": response.headers,
-                "status": {
-                    "code": response.status or 200,
-                    "message": response.reason or reason_phrase(response.status),
-                },
-            },
-        }
-        extra = extra_of(interaction)
-        if extra:
-            item["response"][EXTRA] = extra
-        interactions.append(item)
-    return dump_yaml({"interactions": interactions, "version": 1})
+    return assemble_vcr([vcr_item_yaml(i) for i in recording.interactions])
 
 
 def reason_phrase(status: int | None) -> str:

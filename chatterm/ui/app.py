@@ -15,7 +15,7 @@ from chatterm.cassette.load import load_recording
 from chatterm.cassette.model import Recording, RecordingError
 from chatterm.chat import ChatSession
 from chatterm.config import Settings
-from chatterm.export import ExportTurn, to_markdown
+from chatterm.export import to_markdown
 from chatterm.keys import find_key
 from chatterm.models import answers, list_models
 from chatterm.resolve import DEMO, Choice, ResolveError, choose, demo_recording
@@ -26,7 +26,6 @@ from chatterm.ui.screens.chat import ChatScreen
 from chatterm.ui.screens.profiles import ProfileRow, ProfileScreen, Switch
 from chatterm.ui.screens.sessions import SessionsScreen
 from chatterm.ui.themes import load_themes
-from chatterm.ui.widgets.messages import AssistantMessage, UserMessage
 
 SPEEDS = {"instant": (1.0, True), "1x": (1.0, False), "2x": (2.0, False), "4x": (4.0, False)}
 WELCOME = (
@@ -74,7 +73,8 @@ class ChatApp(App[None]):
         if wanted in self.available_themes:
             self.theme = wanted
         elif wanted:
-            self.notify(f"unknown theme {wanted!r}; using the default", severity="warning")
+            where = "the remembered theme" if load_state().get("theme") else str(locations.config_file())
+            self.notify(f"{where}: unknown theme {wanted!r}; using the default", severity="warning")
         await self._prepare(self.choice)
         await self.start_chat()
         if self.replay_recording is not None:
@@ -210,25 +210,18 @@ class ChatApp(App[None]):
 
     # -- display, export, clipboard --------------------------------------------------------------------------
 
-    def action_toggle_reasoning_display(self) -> None:
+    async def action_toggle_reasoning_display(self) -> None:
         self.show_reasoning = not self.show_reasoning
         self.chat_screen.show_reasoning = self.show_reasoning
         for message in self.chat_screen.messages():
-            message.reasoning_pane.display = self.show_reasoning and bool(message.reasoning)
+            message.show_reasoning = self.show_reasoning
+            if self.show_reasoning:
+                await message.show_reasoning_pane()
+            message.reasoning_pane.display = self.show_reasoning
         self.notify("Reasoning shown." if self.show_reasoning else "Reasoning hidden (still saved).")
 
-    def export_turns(self) -> list[ExportTurn]:
-        turns: list[ExportTurn] = []
-        for widget in self.chat_screen.conversation_view.children:
-            if isinstance(widget, UserMessage):
-                turns.append(ExportTurn(prompt=widget.text))
-            elif isinstance(widget, AssistantMessage) and turns:
-                notice = str(widget.notice.render()) if widget.notice.has_class("-shown") else None
-                turns[-1].answer, turns[-1].reasoning, turns[-1].notice = widget.answer, widget.reasoning, notice
-        return turns
-
     def action_export(self) -> None:
-        turns = self.export_turns()
+        turns = self.chat_screen.turns
         if not turns:
             self.notify("Nothing to export yet.", severity="warning")
             return

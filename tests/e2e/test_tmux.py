@@ -138,3 +138,49 @@ def test_first_run_opens_a_working_chat_on_the_demo_profile(terminal: Terminal) 
     screen = terminal.wait_for(lambda s: "Oi!" in s and "ready" in s)
     assert "reasoning tokens" in screen
     terminal.send("C-q")
+
+
+def test_kill_9_mid_answer_keeps_the_session_as_far_as_it_got(terminal: Terminal, fault_server: Any) -> None:
+    import os
+    import signal
+
+    from chatterm import locations
+    from chatterm.cassette.load import load_recording
+    from chatterm.cassette.summary import summarize
+    from tests.faultserver import LONG_ANSWER
+
+    fault_server.gap = 0.03
+    terminal.start(chatterm_command("--base-url", fault_server.url("long"), "--model", "fault-model"))
+    terminal.wait_for(lambda s: "Enter sends" in s)
+    terminal.send("an earlier turn", "Enter")
+    terminal.wait_for(lambda s: "partial answer." in s and "ready" in s)
+    terminal.send("a long one", "Enter")
+    terminal.wait_for(lambda s: "word60 " in s)
+    time.sleep(1.3)  # past a flush interval
+    pane_pid = int(terminal.tmux("display-message", "-p", "-t", "t", "#{pane_pid}").strip())
+    os.killpg(os.getpgid(pane_pid), signal.SIGKILL)
+    (session,) = locations.sessions_dir().glob("*.yaml")
+    turns = summarize(load_recording(session))["turns"]
+    assert turns[0]["response"]["content"] == "Hello, this is a partial answer.", "earlier turns are all there"
+    content = turns[-1]["response"]["content"]
+    assert content and LONG_ANSWER.startswith(content) and "word40 " in content
+    assert content != LONG_ANSWER, "the process died mid-answer"
+    assert turns[-1]["response"]["error"]["message"].startswith("the answer was still streaming")
+
+
+def test_ask_on_a_terminal_neutralises_escapes(
+    terminal: Terminal, serve_recording: Callable[..., str], tmp_path: Path
+) -> None:
+    hostile = "Hello\x1b[2J\x1b[H\x1b]52;c;cHduZWQ=\x07 there end"
+    chunk = {"choices": [{"index": 0, "delta": {"content": hostile}, "finish_reason": "stop"}]}
+    capture = tmp_path / "hostile.sse"
+    capture.write_text(f"data: {json.dumps(chunk)}\n\ndata: [DONE]\n\n")
+    base_url = serve_recording(capture)
+    script = tmp_path / "run.sh"
+    script.write_text(
+        f"echo before-the-answer; {' '.join(chatterm_command('ask', '--base-url', base_url, 'hi'))}; sleep 30\n"
+    )
+    terminal.start(["sh", str(script)])
+    screen = terminal.wait_for(lambda s: "there end" in s)
+    assert "before-the-answer" in screen, "the screen was not cleared"
+    assert "␛[2J" in screen and terminal.tmux("list-buffers") == ""

@@ -22,11 +22,22 @@ async def wait_for(pilot: Pilot[None], predicate: Callable[[], bool], timeout: f
     deadline = time.monotonic() + timeout
     while not predicate():
         if time.monotonic() > deadline:
-            raise AssertionError("timed out waiting for the app")
+            app = pilot.app
+            state = ""
+            if isinstance(app, ChatApp) and len(app.screen_stack) > 1:
+                screen = app.chat_screen
+                messages = screen.messages()
+                state = f"worker={screen._worker} messages={len(messages)}"
+                if messages:
+                    last = messages[-1]
+                    state += f" answer={last.answer[:60]!r} finished={last.finished} notice={last.notice.render()!s}"
+            raise AssertionError(f"timed out waiting for the app: {state}")
         await pilot.pause(0.02)
 
 
 async def send(pilot: Pilot[None], app: ChatApp, text: str) -> None:
-    app.chat_screen.composer.focus()
-    app.chat_screen.composer.insert(text)
+    composer = app.chat_screen.composer
+    composer.focus()
+    await wait_for(pilot, lambda: composer.has_focus)  # focus moves on the next message cycle
+    composer.insert(text)
     await pilot.press("enter")

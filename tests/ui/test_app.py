@@ -35,7 +35,7 @@ async def test_reasoning_pane_open_while_thinking_closed_after(faults: FaultServ
         screen = app.chat_screen
         await wait_for(pilot, lambda: bool(screen.messages()) and bool(screen.messages()[-1].reasoning))
         message = screen.messages()[-1]
-        await wait_for(pilot, lambda: message.reasoning_pane.has_class("-shown"))
+        await wait_for(pilot, lambda: message.reasoning_pane.is_mounted)
         assert message.reasoning_pane.collapsed is False, "expanded while reasoning arrives"
         assert message.reasoning_pane.title.startswith("Thinking…")
         await wait_for(pilot, lambda: message.finished)
@@ -61,7 +61,7 @@ async def test_escape_stops_and_keeps_the_partial(faults: FaultServer) -> None:
         message = screen.messages()[-1]
         await wait_for(pilot, lambda: message.finished)
         assert message.answer == PARTIAL and message.markdown.source == PARTIAL
-        assert message.notice.has_class("-shown") and "Stopped" in str(message.notice.render())
+        assert message.has_notice and "Stopped" in str(message.notice.render())
         (turn,) = saved_turns(app)
         assert turn["response"]["content"] == PARTIAL
         assert "stopped" in turn["response"]["error"]["message"]

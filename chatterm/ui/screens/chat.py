@@ -17,12 +17,17 @@ from chatterm.cassette.model import Recording
 from chatterm.chat import ChatSession, replay_client, request_messages, user_text
 from chatterm.conversation import Reply
 from chatterm.events import Content, Reasoning, StreamWarning, ToolCallDelta
+from chatterm.export import ExportTurn
 from chatterm.ui.widgets.composer import Composer
 from chatterm.ui.widgets.messages import AssistantMessage, InfoMessage, UserMessage
 from chatterm.ui.widgets.status import StatusLine
 
 if TYPE_CHECKING:
     from chatterm.ui.app import ChatApp
+
+
+MAX_MOUNTED_TURNS = 50
+"""Turns kept on screen; older ones leave the view (they stay in the session and in the history)."""
 
 
 class ChatScreen(Screen[None]):
@@ -53,6 +58,10 @@ class ChatScreen(Screen[None]):
         self.composer = Composer()
         self.status = StatusLine()
         self._worker: Worker[None] | None = None
+        self.turns: list[ExportTurn] = []
+        """Every turn of this conversation as shown, including those no longer mounted."""
+        self.hidden_turns = 0
+        self._earlier = InfoMessage("", id="earlier")
 
     def compose(self) -> ComposeResult:
         yield self.conversation_view
@@ -80,14 +89,37 @@ class ChatScreen(Screen[None]):
             self.notify("An answer is still streaming: Escape stops it.", severity="warning")
             return
         self.session.add_prompt(event.text)
-        await self.conversation_view.mount(UserMessage(event.text))
+        await self._add_prompt(event.text)
         await self._start_answer()
+
+    async def _add_prompt(self, text: str) -> None:
+        self.turns.append(ExportTurn(prompt=text))
+        await self.conversation_view.mount(UserMessage(text))
 
     async def _start_answer(self) -> None:
         message = AssistantMessage(show_reasoning=self.show_reasoning)
         await self.conversation_view.mount(message)
         self.conversation_view.anchor()
         self._worker = self._answer(message)
+
+    async def _prune(self) -> None:
+        """Keep the view to the last MAX_MOUNTED_TURNS turns: the widget count is what slows a long chat."""
+        users = list(self.conversation_view.query(UserMessage))
+        extra = len(users) - MAX_MOUNTED_TURNS
+        if extra <= 0:
+            return
+        cut = users[extra]
+        doomed = []
+        for widget in self.conversation_view.children:
+            if widget is cut:
+                break
+            if widget is not self._earlier:
+                doomed.append(widget)
+        self.hidden_turns += extra
+        await self.conversation_view.remove_children(doomed)
+        self._earlier.update(f"⋯ {self.hidden_turns} earlier turns are not shown (they are in the session file)")
+        if self._earlier.parent is None:
+            await self.conversation_view.mount(self._earlier, before=0)
 
     @work(exclusive=True, group="answer")
     async def _answer(self, message: AssistantMessage) -> None:
@@ -123,6 +155,10 @@ class ChatScreen(Screen[None]):
             reasoning_tokens = reply.usage.reasoning_tokens if reply.usage else None
             await message.finish(notice=notice, stopped=stopped, reasoning_tokens=reasoning_tokens)
             self.status.end("stopped" if stopped else ("error" if reply.error else "ready"), reply.usage)
+            if self.turns:
+                turn = self.turns[-1]
+                turn.answer, turn.reasoning, turn.notice = message.answer, message.reasoning, notice
+            await self._prune()
         return reply
 
     def action_stop(self) -> None:
@@ -154,7 +190,7 @@ class ChatScreen(Screen[None]):
         client = replay_client(recording, speed, instant, self.session.choice)
         try:
             for interaction in recording.interactions:
-                await self.conversation_view.mount(UserMessage(user_text(interaction)))
+                await self._add_prompt(user_text(interaction))
                 message = AssistantMessage(show_reasoning=self.show_reasoning)
                 await self.conversation_view.mount(message)
                 self.status.begin()

@@ -48,9 +48,7 @@ class ReasoningPane(Collapsible):
         padding: 0;
         border: none;
         background: transparent;
-        display: none;
     }
-    ReasoningPane.-shown { display: block; }
     ReasoningPane > Contents { padding: 0 0 0 2; }
     ReasoningPane .reasoning-text { color: $text-muted; }
     ReasoningPane CollapsibleTitle { color: $secondary; padding: 0; }
@@ -64,11 +62,14 @@ class ReasoningPane(Collapsible):
     def append(self, text: str) -> None:
         self.text += text
         self.body.update(Text(neutralize(self.text.strip("\n"))))
-        self.add_class("-shown")
 
 
 class AssistantMessage(Vertical):
-    """One answer: reasoning pane, Markdown answer, and a one-line notice for errors and stops."""
+    """One answer: reasoning pane, Markdown answer, and a one-line notice for errors and stops.
+
+    The pane and the notice are mounted only when there is something to show in them: a finished message
+    costs as few widgets as possible, since the widget count is what slows a long conversation down.
+    """
 
     DEFAULT_CSS = """
     AssistantMessage {
@@ -77,8 +78,7 @@ class AssistantMessage(Vertical):
         padding: 0 1;
     }
     AssistantMessage > Markdown { margin: 0; padding: 0; background: transparent; }
-    AssistantMessage > .notice { color: $error; display: none; }
-    AssistantMessage > .notice.-shown { display: block; }
+    AssistantMessage > .notice { color: $error; }
     AssistantMessage > .notice.-stopped { color: $warning; }
     """
 
@@ -99,9 +99,17 @@ class AssistantMessage(Vertical):
         self.finished = False
 
     def compose(self) -> ComposeResult:
-        yield self.reasoning_pane
         yield self.markdown
-        yield self.notice
+
+    @property
+    def has_notice(self) -> bool:
+        return self.notice.parent is not None
+
+    async def show_reasoning_pane(self) -> None:
+        """Mount the reasoning pane (once) with the reasoning received so far."""
+        if self.reasoning_pane.parent is None and self.reasoning:
+            await self.mount(self.reasoning_pane, before=self.markdown)
+            self.reasoning_pane.append(self.reasoning)
 
     def on_mount(self) -> None:
         self._timer = self.set_interval(FLUSH_INTERVAL, self.flush, pause=False)
@@ -122,7 +130,10 @@ class AssistantMessage(Vertical):
             text = "".join(self._pending_reasoning)
             self._pending_reasoning.clear()
             if self.show_reasoning:
-                self.reasoning_pane.append(text)
+                if self.reasoning_pane.parent is None:
+                    await self.show_reasoning_pane()
+                else:
+                    self.reasoning_pane.append(text)
             self._title_thinking()
         if self._pending_answer:
             text = "".join(self._pending_answer)
@@ -171,8 +182,8 @@ class AssistantMessage(Vertical):
             self.markdown.display = False
         if notice:
             self.notice.update(Text(neutralize(notice)))
-            self.notice.add_class("-shown")
             self.notice.set_class(stopped, "-stopped")
+            await self.mount(self.notice)
         self.finished = True
 
     def toggle_reasoning(self) -> None:
