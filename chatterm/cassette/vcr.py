@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 import zlib
 from typing import Any
 
@@ -166,13 +167,16 @@ def dump_yaml(data: Any) -> bytes:
     return text.encode("utf-8")
 
 
+_UNSAFE_IN_YAML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufeff\u2028\u2029]")
+
+
 def text_or_bytes(body: bytes) -> str | bytes:
     """Bodies are written as text when they are UTF-8 that YAML carries exactly, else as `!!binary`."""
     try:
         text = body.decode("utf-8")
     except UnicodeDecodeError:
         return body
-    if any((ord(c) < 32 and c not in "\t\n\r") or 0x7F <= ord(c) <= 0x9F or c in "\ufeff\u2028\u2029" for c in text):
+    if _UNSAFE_IN_YAML.search(text):
         return body  # YAML would normalise or escape these unreliably across loaders
     return text
 
@@ -210,11 +214,44 @@ def vcr_item(interaction: Interaction) -> dict[str, Any]:
     return item
 
 
+_BODY = "chatterm-body-placeholder-7f3e"
+_OFFSETS = "chatterm-offsets-placeholder-7f3e"
+
+
+def literal_block(text: str, indent: int) -> str:
+    """`text` as a YAML literal block scalar at `indent`, exact to the byte (the caller checked it is printable).
+
+    Written directly rather than through the YAML emitter: saving a long streaming answer every second must not
+    hold the interpreter for the emitter's character-by-character analysis.
+    """
+    chomp = "+" if text.endswith("\n") else "-"
+    lines = text.split("\n")
+    if chomp == "+":
+        lines.pop()
+    pad = " " * indent
+    return f"|2{chomp}\n" + "".join(f"{pad}{line}\n" if line else "\n" for line in lines)
+
+
 def vcr_item_yaml(interaction: Interaction) -> bytes:
     """One interaction as the YAML of one list item; a cassette is these joined (see `assemble_vcr`)."""
-    text = dump_yaml([vcr_item(interaction)])
+    item = vcr_item(interaction)
+    response = item["response"]
+    body = response["body"]["string"]
+    literal = isinstance(body, str) and body != "" and "\r" not in body
+    if literal:
+        response["body"]["string"] = _BODY
+    offsets = response.get(EXTRA, {}).get("offsets")
+    if offsets:
+        response[EXTRA]["offsets"] = _OFFSETS
+    text = dump_yaml([item]).decode("utf-8")
+    if literal:
+        head, _, tail = text.partition(f"string: {_BODY}\n")
+        indent = len(head) - len(head.rstrip(" ")) + 2  # the key's column, plus two
+        text = head + "string: " + literal_block(body, indent) + tail
+    if offsets:
+        text = text.replace(_OFFSETS, json.dumps(offsets, separators=(",", ":")), 1)
     # A document ending in a `|+` block gets an explicit end marker; between items it must not stand.
-    return text.removesuffix(b"...\n")
+    return text.encode("utf-8").removesuffix(b"...\n")
 
 
 def assemble_vcr(items: list[bytes]) -> bytes:

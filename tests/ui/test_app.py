@@ -6,14 +6,13 @@ import json
 from pathlib import Path
 from typing import Any
 
-from textual.widgets import Markdown
-
 from chatterm import locations
 from chatterm.cassette.load import load_recording
 from chatterm.cassette.summary import summarize
 from chatterm.ui.app import ChatApp
 from chatterm.ui.screens.profiles import ProfileScreen
 from chatterm.ui.screens.sessions import SessionsScreen
+from chatterm.ui.widgets.markdown_view import MarkdownView
 from tests.conftest import SEEDS
 from tests.faultserver import MARKDOWN_ANSWER, PARTIAL, FaultServer
 from tests.ui.helpers import app_for, send, wait_for
@@ -208,7 +207,7 @@ async def test_demo_profile_first_run() -> None:
         await wait_for(pilot, lambda: bool(app.chat_screen.messages()) and app.chat_screen.messages()[-1].finished)
         message = app.chat_screen.messages()[-1]
         assert message.answer.startswith("Oi!") and message.reasoning.startswith("First")
-        assert isinstance(message.markdown, Markdown)
+        assert isinstance(message.markdown, MarkdownView)
 
 
 async def test_palette_offers_the_chat_commands(faults: FaultServer) -> None:

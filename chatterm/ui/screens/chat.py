@@ -14,6 +14,7 @@ from textual.widgets import Footer
 from textual.worker import Worker
 
 from chatterm.cassette.model import Recording
+from chatterm.cassette.summary import reply_of
 from chatterm.chat import ChatSession, replay_client, request_messages, user_text
 from chatterm.conversation import Reply
 from chatterm.events import Content, Reasoning, StreamWarning, ToolCallDelta
@@ -161,6 +162,33 @@ class ChatScreen(Screen[None]):
             await self._prune()
         return reply
 
+    async def _show_at_once(self, recording: Recording) -> None:
+        """A recording shown finished: every turn decoded, only the last MAX_MOUNTED_TURNS mounted."""
+        interactions = recording.interactions
+        first_shown = max(len(interactions) - MAX_MOUNTED_TURNS, 0)
+        widgets = []
+        for number, interaction in enumerate(interactions):
+            reply = reply_of(interaction)
+            notice = reply.error.message if reply.error else None
+            self.turns.append(ExportTurn(user_text(interaction), reply.content, reply.reasoning, notice))
+            if number < first_shown:
+                continue
+            message = AssistantMessage(show_reasoning=self.show_reasoning, timed=False)
+            if reply.reasoning:
+                message.add_reasoning(reply.reasoning)
+            message.add_answer(reply.content)
+            widgets += [UserMessage(user_text(interaction)), message]
+            message.preset = (notice, reply.usage.reasoning_tokens if reply.usage else None)
+        self.hidden_turns = first_shown
+        if first_shown:
+            self._earlier.update(f"⋯ {first_shown} earlier turns are not shown (they are in the session file)")
+            widgets.insert(0, self._earlier)
+        await self.conversation_view.mount_all(widgets)
+        for message in self.messages():
+            notice, reasoning_tokens = message.preset
+            await message.finish(notice=notice, reasoning_tokens=reasoning_tokens)
+        self.conversation_view.scroll_end(animate=False)
+
     def action_stop(self) -> None:
         if self.streaming and self._worker is not None:
             self._worker.cancel()
@@ -186,7 +214,12 @@ class ChatScreen(Screen[None]):
 
     @work(exclusive=True, group="answer")
     async def replay(self, recording: Recording, speed: float, instant: bool) -> None:
-        """Re-stream every recorded answer at its pace, then let the user go on live."""
+        """Re-stream every recorded answer at its pace (or show them at once), then let the user go on live."""
+        if instant:
+            await self._show_at_once(recording)
+            self.session.load_history(recording)
+            await self.info("Replay finished. Type to continue the conversation live.")
+            return
         client = replay_client(recording, speed, instant, self.session.choice)
         try:
             for interaction in recording.interactions:

@@ -1,8 +1,8 @@
 """The messages of the conversation view.
 
-An answer streams into a `MarkdownStream` through a coalescing buffer flushed every FLUSH_INTERVAL, so
-the Markdown is never re-rendered whole per token; when the answer ends, one last full render makes the
-text on screen exactly the answer. Reasoning streams into a collapsible pane above the answer, open while
+An answer streams into a `MarkdownView` through a coalescing buffer flushed every FLUSH_INTERVAL: only the
+block being written is re-rendered, never the whole answer; when the answer ends, the text on screen is
+checked to be exactly the answer. Reasoning streams into a collapsible pane above the answer, open while
 the model thinks and closed when the answer starts. Model text is shown harmlessly: control characters
 and escape sequences become visible symbols, never terminal commands.
 """
@@ -14,10 +14,10 @@ import time
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.widgets import Collapsible, Markdown, Static
-from textual.widgets.markdown import MarkdownStream
+from textual.widgets import Collapsible, Static
 
 from chatterm.terminal import neutralize
+from chatterm.ui.widgets.markdown_view import MarkdownView
 
 FLUSH_INTERVAL = 0.04
 """Seconds between screen updates while an answer streams."""
@@ -77,26 +77,29 @@ class AssistantMessage(Vertical):
         margin: 1 0 0 0;
         padding: 0 1;
     }
-    AssistantMessage > Markdown { margin: 0; padding: 0; background: transparent; }
+    AssistantMessage > MarkdownView { margin: 0; padding: 0; }
     AssistantMessage > .notice { color: $error; }
     AssistantMessage > .notice.-stopped { color: $warning; }
     """
 
-    def __init__(self, show_reasoning: bool = True) -> None:
+    def __init__(self, show_reasoning: bool = True, timed: bool = True) -> None:
         super().__init__(classes="assistant")
         self.show_reasoning = show_reasoning
+        self.timed = timed
+        """False for an answer shown finished, whose thinking time is not known."""
         self.reasoning_pane = ReasoningPane()
-        self.markdown = Markdown("")
+        self.markdown = MarkdownView()
         self.notice = Static("", classes="notice", markup=False)
         self.answer = ""
         self.reasoning = ""
         self._pending_answer: list[str] = []
         self._pending_reasoning: list[str] = []
-        self._stream: MarkdownStream | None = None
         self.started = time.monotonic()
         self.reasoning_started: float | None = None
         self.reasoning_seconds: float | None = None
         self.finished = False
+        self.preset: tuple[str | None, int | None] = (None, None)
+        """The notice and reasoning token count of an answer shown finished (an opened session)."""
 
     def compose(self) -> ComposeResult:
         yield self.markdown
@@ -142,9 +145,7 @@ class AssistantMessage(Vertical):
                 self.reasoning_seconds = time.monotonic() - self.reasoning_started
                 self.reasoning_pane.collapsed = True
                 self.set_reasoning_title()
-            if self._stream is None:
-                self._stream = Markdown.get_stream(self.markdown)
-            await self._stream.write(text)
+            self.markdown.append(text)
 
     def _title_thinking(self) -> None:
         if self.reasoning_seconds is None and self.reasoning_started is not None:
@@ -156,7 +157,7 @@ class AssistantMessage(Vertical):
         seconds = self.reasoning_seconds
         if seconds is None:
             seconds = time.monotonic() - self.reasoning_started
-        title = f"Thought for {seconds:.1f} s"
+        title = f"Thought for {seconds:.1f} s" if self.timed else "Reasoning"
         if reasoning_tokens:
             title += f" · {reasoning_tokens} reasoning tokens"
         self.reasoning_pane.title = title
@@ -167,11 +168,9 @@ class AssistantMessage(Vertical):
         """The answer ended: last flush, one full render so the screen holds exactly the answer."""
         self._timer.stop()
         await self.flush()
-        if self._stream is not None:
-            await self._stream.stop()
-            self._stream = None
         if self.markdown.source != neutralize(self.answer):
-            await self.markdown.update(neutralize(self.answer))
+            self.markdown.update(neutralize(self.answer))
+        self.markdown.layout_now()
         if self.reasoning_started is not None:
             if self.reasoning_seconds is None:
                 self.reasoning_seconds = time.monotonic() - self.reasoning_started

@@ -26,6 +26,7 @@ class StatusLine(Static):
         self._started: float | None = None
         self._first: float | None = None
         self._pieces = 0
+        self._shown = 0.0
 
     def set_endpoint(self, profile: str, model: str) -> None:
         self.profile, self.model = profile, model
@@ -45,9 +46,13 @@ class StatusLine(Static):
             self._first = now
             self.ttft = now - self._started
             self.state = "streaming"
+            self.refresh_text()
         self._pieces += 1
         if self._first is not None and now - self._first > 0.2:
             self.tokens_per_second = self._pieces / (now - self._first)
+        if now - self._shown > 0.5:  # live speed, redrawn twice a second at most
+            self._shown = now
+            self.refresh_text()
 
     def end(self, state: str, usage: Usage | None) -> None:
         self.state = state

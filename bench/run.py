@@ -1,0 +1,233 @@
+"""Run the streaming benchmarks and print a table with ratios against the bare client of the same run.
+
+    python3 -m bench.run            # every scenario (several minutes on 2 cores)
+    python3 -m bench.run --quick    # a short smoke of each (CI runs this as its own step)
+    python3 -m bench.run --app "elia" --ready "Send"   # S1/S2 for another app (see bench/README.md)
+
+Writes bench/RESULTS.md unless --no-write.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from bench.bare import bare_client
+from bench.blackbox import Terminal, first_frame, fresh_env, run_app
+from bench.headless import headless
+from bench.server import BenchServer, Scenario
+
+ROOT = Path(__file__).resolve().parent
+
+
+def chatterm(base_url: str) -> str:
+    return f"{shutil.which('chatterm')} --base-url {base_url} --model bench-model"
+
+
+def blackbox_vs_bare(command: Any, scenario: Scenario, ready: str, label: str) -> dict[str, Any]:
+    server = BenchServer(scenario)
+    base_url = server.start()
+    try:
+        bare = bare_client(server, base_url)
+        try:
+            app = run_app(command(base_url), server, ready=ready, timeout=120)
+        except TimeoutError as exc:
+            print(f"{label}: retrying after a timeout ({str(exc).splitlines()[0]})", file=sys.stderr)
+            app = run_app(command(base_url), server, ready=ready, timeout=120)
+    finally:
+        server.stop()
+    return {"scenario": label, "bare": bare, "app": app}
+
+
+def version_time(runs: int = 5) -> float:
+    times = []
+    for _ in range(runs):
+        started = time.monotonic()
+        subprocess.run([shutil.which("chatterm") or "chatterm", "--version"], capture_output=True, check=True)
+        times.append(time.monotonic() - started)
+    return statistics.median(times)
+
+
+def big_session(turns: int, path: Path) -> None:
+    from chatterm.cassette.model import Interaction, Recording, Request, Response
+    from chatterm.cassette.write import render
+
+    interactions = []
+    history: list[dict[str, str]] = []
+    answer = "Here is a **short** answer with `code` and a list:\n\n- one\n- two\n"
+    for turn in range(turns):
+        history.append({"role": "user", "content": f"question {turn}"})
+        chunks = "".join(
+            "data: " + json.dumps({"choices": [{"index": 0, "delta": {"content": w + " "}}]}) + "\n\n"
+            for w in answer.split(" ")
+        )
+        body = (chunks + "data: [DONE]\n\n").encode()
+        request = Request(
+            "POST", "http://127.0.0.1/v1/chat/completions", body=json.dumps({"messages": history}).encode()
+        )
+        interactions.append(Interaction(request, Response(200, {"content-type": ["text/event-stream"]}, body)))
+        history = [*history, {"role": "assistant", "content": answer}]
+    path.write_bytes(render(Recording("vcr", interactions)))
+
+
+def open_session(path: Path) -> dict[str, float]:
+    terminal = Terminal(f"bench-open-{os.getpid()}-{time.monotonic_ns()}")
+    try:
+        started = time.monotonic()
+        terminal.start(f"{shutil.which('chatterm')} replay {path} --instant", fresh_env())
+        ready = terminal.wait_for("Replay finished", 120) - started
+        pid = terminal.pane_pid()
+        rss = _tree_rss_mb(pid)
+        return {"interactive": ready, "rss_mb": rss}
+    finally:
+        terminal.close()
+
+
+def _tree_rss_mb(root: int) -> float:
+    total = 0.0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            status = Path(f"/proc/{entry}/status").read_text()
+            stat = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(entry) == root or int(stat[1]) == root:
+            for line in status.splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1]) / 1024
+    return total
+
+
+def show_big(size_mb: float) -> float:
+    path = Path(tempfile.mkdtemp()) / "big.sse"
+    server = BenchServer(Scenario(answer_tokens=1000))
+    block = b"".join(server.events())
+    path.write_bytes(block * max(1, int(size_mb * 2**20 / len(block))))
+    started = time.monotonic()
+    subprocess.run(
+        [shutil.which("chatterm") or "chatterm", "show", "--json", str(path)], capture_output=True, check=True
+    )
+    return time.monotonic() - started
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="small sizes: a smoke test of the harness")
+    parser.add_argument("--app", help="a command line to measure instead of chatterm; {base_url} is replaced")
+    parser.add_argument("--ready", default="Enter sends", help="text on screen when the app is ready")
+    parser.add_argument("--no-write", action="store_true", help="do not write bench/RESULTS.md")
+    args = parser.parse_args()
+    scale = 0.1 if args.quick else 1.0
+    n = lambda tokens: max(50, int(tokens * scale))  # noqa: E731
+    command = (lambda url: args.app.replace("{base_url}", url)) if args.app else chatterm
+    rows: list[tuple[str, str, str, str]] = []
+
+    def add(name: str, value: str, ratio: str, target: str) -> None:
+        rows.append((name, value, ratio, target))
+        print(f"{name:<44} {value:<34} {ratio:<12} {target}", flush=True)
+
+    s1 = blackbox_vs_bare(command, Scenario(n(3000)), args.ready, "S1")
+    add(
+        "S1 first byte -> last token on screen",
+        f"{s1['app']['first_to_last']:.2f} s (bare {s1['bare']['first_to_last']:.2f} s)",
+        f"{s1['app']['first_to_last'] / s1['bare']['first_to_last']:.1f}x",
+        "<= 8x",
+    )
+    add("S1 longest time with no screen change", f"{s1['app']['longest_still']:.2f} s", "", "")
+    s2 = blackbox_vs_bare(command, Scenario(n(3000), rate=300), args.ready, "S2")
+    add("S2 lag after the last byte (300 tok/s)", f"{s2['app']['lag']:.2f} s", "", "<= 0.1 s")
+    add(
+        "S2 CPU during the stream",
+        f"{s2['app']['cpu']:.2f} s (bare {s2['bare']['cpu']:.2f} s)",
+        f"{s2['app']['cpu'] / max(s2['bare']['cpu'], 0.01):.1f}x",
+        "<= 4x",
+    )
+    r1 = blackbox_vs_bare(command, Scenario(n(3000), reasoning_tokens=n(1000), rate=300), args.ready, "R1")
+    add("R1 lag (1,000 reasoning + 3,000 answer)", f"{r1['app']['lag']:.2f} s", "", "<= 0.1 s")
+    add(
+        "R1 CPU during the stream",
+        f"{r1['app']['cpu']:.2f} s (bare {r1['bare']['cpu']:.2f} s)",
+        f"{r1['app']['cpu'] / max(r1['bare']['cpu'], 0.01):.1f}x",
+        "<= 4x",
+    )
+    if args.app:
+        return _finish(rows, args, "(other app)")
+    s3a = blackbox_vs_bare(command, Scenario(n(6000), kind="code"), args.ready, "S3-6k")
+    s3b = blackbox_vs_bare(command, Scenario(n(12000), kind="code"), args.ready, "S3-12k")
+    add(
+        "S3 6,000 code-heavy tokens, full speed",
+        f"{s3a['app']['first_to_last']:.2f} s (bare {s3a['bare']['first_to_last']:.2f} s)",
+        f"{s3a['app']['first_to_last'] / s3a['bare']['first_to_last']:.1f}x",
+        "",
+    )
+    add(
+        "S3 12,000 code-heavy tokens, full speed",
+        f"{s3b['app']['first_to_last']:.2f} s (bare {s3b['bare']['first_to_last']:.2f} s)",
+        f"{s3b['app']['first_to_last'] / s3a['app']['first_to_last']:.2f}x the 6k",
+        "<= 2.2x",
+    )
+    h1 = headless(Scenario(n(6000), rate=300), warm_turns=50 if not args.quick else 5)
+    add("H1 lag, 6,000 tokens after 50 messages", f"{h1['lag']:.2f} s", "", "<= 0.1 s")
+    add(
+        "H1 event-loop stall p50 / p99 / max",
+        f"{h1['stall_ms_p50']:.0f} / {h1['stall_ms_p99']:.0f} / {h1['stall_ms_max']:.0f} ms",
+        "",
+        "p99 <= 50 ms",
+    )
+    add(
+        "H1 frames, mean / p99 frame time",
+        f"{h1['frames']}, {h1['frame_ms_mean']:.0f} / {h1['frame_ms_p99']:.0f} ms",
+        "",
+        "",
+    )
+    add("H1 final Markdown source == answer", str(h1["source_ok"]), "", "True")
+    add("startup: first frame", f"{first_frame(chatterm('http://127.0.0.1:9/v1')):.2f} s", "", "<= 0.5 s")
+    add("startup: chatterm --version", f"{version_time():.3f} s", "", "<= 0.2 s")
+    session = Path(tempfile.mkdtemp()) / "session.yaml"
+    big_session(500 if not args.quick else 50, session)
+    opened = open_session(session)
+    add("500-turn session: time to interactive", f"{opened['interactive']:.2f} s", "", "<= 1.5 s")
+    add("500-turn session: RSS", f"{opened['rss_mb']:.0f} MB", "", "<= 250 MB")
+    add("show --json of a 10 MB recording", f"{show_big(10 * scale):.2f} s", "", "<= 1.5 s")
+    return _finish(rows, args, "chatterm")
+
+
+def _finish(rows: list[tuple[str, str, str, str]], args: argparse.Namespace, subject: str) -> int:
+    if args.no_write:
+        return 0
+    import textual
+
+    from chatterm import __version__
+
+    lines = [
+        "# Benchmark results",
+        "",
+        f"{subject} {__version__}, {date.today()}, {'quick smoke' if args.quick else 'full run'}; "
+        f"{os.cpu_count()} cores, Python {platform.python_version()}, Textual {textual.__version__}, tmux 160x50.",
+        "Ratios are against the bare httpx-sse client measured in the same run; `python3 -m bench.run`",
+        "regenerates this file.",
+        "",
+        "| measure | value | ratio | target |",
+        "|---|---|---|---|",
+        *[f"| {a} | {b} | {c} | {d} |" for a, b, c, d in rows],
+        "",
+    ]
+    (ROOT / "RESULTS.md").write_text("\n".join(lines))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,62 @@
+"""The streaming Markdown widget renders the same lines however the text arrives."""
+
+from __future__ import annotations
+
+import random
+
+from textual.app import App, ComposeResult
+
+from chatterm.ui.widgets.markdown_view import MarkdownView
+
+DOCUMENT = (
+    "# Heading\n\nA paragraph with **bold**, `code` and a [link](http://x).\n\n"
+    "1. first\n2. second\n\n   still the second item\n\n3. third\n\n"
+    "```python\ndef f(x):\n\n    return x * 2\n```\n\n> a quote\n> on two lines\n\n"
+    "| a | b |\n|---|---|\n| 1 | 2 |\n\nThe end, without a final newline"
+)
+
+
+class Host(App[None]):
+    def compose(self) -> ComposeResult:
+        yield MarkdownView(id="whole")
+        yield MarkdownView(id="pieces")
+
+
+async def test_any_split_renders_like_the_whole() -> None:
+    app = Host()
+    async with app.run_test(size=(80, 80)) as pilot:
+        whole, pieces = app.query_one("#whole", MarkdownView), app.query_one("#pieces", MarkdownView)
+        whole.append(DOCUMENT)
+        rng = random.Random(5)
+        at = 0
+        while at < len(DOCUMENT):
+            step = rng.randint(1, 12)
+            pieces.append(DOCUMENT[at : at + step])
+            at += step
+            if rng.random() < 0.2:
+                await pilot.pause()
+        await pilot.pause()
+        assert pieces.source == whole.source == DOCUMENT
+
+        def content(view: MarkdownView) -> list[str]:
+            return [s.text.rstrip() for s in view.lines if s.text.strip()]
+
+        assert content(pieces) == content(whole)
+        text = "\n".join(s.text for s in pieces.lines)
+        assert "Heading" in text and "def f(x):" in text and "The end" in text
+        assert len(pieces._frozen) >= 3, "settled blocks were frozen along the way"
+
+
+async def test_update_and_resize() -> None:
+    app = Host()
+    async with app.run_test(size=(60, 40)) as pilot:
+        view = app.query_one("#whole", MarkdownView)
+        view.append("word " * 40)
+        await pilot.pause()
+        narrow = len(view.lines)
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        assert len(view.lines) < narrow, "re-wrapped at the new width"
+        view.update("just this")
+        await pilot.pause()
+        assert view.source == "just this" and [s.text.strip() for s in view.lines] == ["just this"]
