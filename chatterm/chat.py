@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 
 from chatterm.cassette.model import Interaction, Recording
-from chatterm.cassette.recorder import STOPPED, Recorder
+from chatterm.cassette.recorder import Recorder
 from chatterm.cassette.replay import ReplayTransport
 from chatterm.cassette.summary import reply_of
 from chatterm.client import ChatClient
@@ -155,6 +155,3 @@ def request_messages(interaction: Interaction) -> list[Any]:
     payload = interaction.request.json() if interaction.request else None
     messages = payload.get("messages") if isinstance(payload, dict) else None
     return messages if isinstance(messages, list) else []
-
-
-__all__ = ["STOPPED", "ChatSession", "replay_client", "request_messages", "user_text"]

@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import subprocess
 import sys
@@ -158,6 +159,13 @@ def fault_server(loop_thread: LoopThread) -> Iterator[Any]:
     loop_thread.run(server.start())
     yield server
     loop_thread.run(server.stop())
+
+
+def sse_capture(path: Path, content: str) -> Path:
+    """A raw SSE capture of one answer holding `content` (for serving hostile or odd text)."""
+    chunk = {"choices": [{"index": 0, "delta": {"content": content}, "finish_reason": "stop"}]}
+    path.write_text(f"data: {json.dumps(chunk)}\n\ndata: [DONE]\n\n")
+    return path
 
 
 @dataclass

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -15,7 +14,7 @@ import pytest
 
 from chatterm.cassette.load import load_recording
 from chatterm.cassette.summary import summarize
-from tests.conftest import SEEDS, TEST_KEY, assert_one_line_error, run_chatterm
+from tests.conftest import SEEDS, TEST_KEY, assert_one_line_error, run_chatterm, sse_capture
 from tests.faultserver import ANSWER, PARTIAL
 
 
@@ -122,9 +121,7 @@ def test_terminal_escapes_are_neutralised_only_on_a_terminal(
     serve_recording: Callable[..., str], tmp_path: Path
 ) -> None:
     hostile = "Hi\x1b[2J\x1b]52;c;ZXZpbA==\x07\x1b]8;;http://x\x07link\x1b]8;;\x07"
-    chunk = {"choices": [{"index": 0, "delta": {"content": hostile}, "finish_reason": "stop"}]}
-    capture = tmp_path / "hostile.sse"
-    capture.write_text(f"data: {json.dumps(chunk)}\n\ndata: [DONE]\n\n")
+    capture = sse_capture(tmp_path / "hostile.sse", hostile)
     base_url = serve_recording(capture)
     piped = run_chatterm("ask", "--base-url", base_url, "hi")
     assert piped.stdout == hostile  # piped output keeps the text exactly

@@ -6,7 +6,7 @@ import argparse
 import asyncio
 import sys
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from chatterm.cassette.dataio import write_private
 from chatterm.cassette.recorder import Recorder
@@ -16,7 +16,7 @@ from chatterm.client import ChatClient
 from chatterm.config import load_settings
 from chatterm.conversation import Reply
 from chatterm.events import Content, Reasoning, StreamError, StreamWarning, ToolCallDelta
-from chatterm.resolve import ResolveError, choose, demo_recording
+from chatterm.resolve import Choice, ResolveError, choose, demo_recording
 from chatterm.terminal import neutralize
 
 DIM, RESET = "\x1b[2m", "\x1b[0m"
@@ -88,7 +88,9 @@ def run_ask(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-async def _ask(choice, messages, recorder, show_reasoning: bool) -> Reply:  # type: ignore[no-untyped-def]
+async def _ask(
+    choice: Choice, messages: list[dict[str, Any]], recorder: Recorder | None, show_reasoning: bool
+) -> Reply:
     server = None
     if choice.is_demo:
         from chatterm.server import ReplayServer

@@ -19,6 +19,7 @@ from chatterm.export import to_markdown
 from chatterm.keys import find_key
 from chatterm.models import answers, list_models
 from chatterm.resolve import DEMO, Choice, ResolveError, choose, demo_recording
+from chatterm.server import ReplayServer
 from chatterm.sessions import list_sessions
 from chatterm.state import load_state, save_state
 from chatterm.ui.commands import ChatCommands
@@ -58,7 +59,7 @@ class ChatApp(App[None]):
         self.replay_speed = speed
         self.save_sessions = save_sessions
         self.show_reasoning = settings.show_reasoning
-        self._demo_server: object | None = None
+        self._demo_server: ReplayServer | None = None
         self.session: ChatSession | None = None
 
     # -- start and stop ---------------------------------------------------------------------------------------
@@ -90,8 +91,6 @@ class ChatApp(App[None]):
     async def _prepare(self, choice: Choice) -> Choice:
         """Start the in-process demo server the first time the demo profile is used."""
         if choice.is_demo and not choice.endpoint.base_url:
-            from chatterm.server import ReplayServer
-
             if self._demo_server is None:
                 server = ReplayServer(demo_recording(), speed=DEMO_SPEED)
                 self._demo_base_url = await server.start()
@@ -103,7 +102,7 @@ class ChatApp(App[None]):
         if self.session is not None:
             await self.session.aclose()
         if self._demo_server is not None:
-            await self._demo_server.stop()  # type: ignore[attr-defined]
+            await self._demo_server.stop()
 
     # -- the conversation ---------------------------------------------------------------------------------------
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import shutil
 import subprocess
 import time
@@ -11,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.conftest import sse_capture
 
 pytestmark = [
     pytest.mark.e2e,
@@ -107,9 +108,7 @@ def test_escape_sequences_do_not_clear_the_screen_or_reach_the_clipboard(
     terminal: Terminal, serve_recording: Callable[..., str], tmp_path: Path
 ) -> None:
     hostile = "Hello\x1b[2J\x1b[H\x1b]52;c;cHduZWQ=\x07 there \x1b]8;;http://evil\x07link\x1b]8;;\x07 end"
-    chunk = {"choices": [{"index": 0, "delta": {"content": hostile}, "finish_reason": "stop"}]}
-    capture = tmp_path / "hostile.sse"
-    capture.write_text(f"data: {json.dumps(chunk)}\n\ndata: [DONE]\n\n")
+    capture = sse_capture(tmp_path / "hostile.sse", hostile)
     terminal.start(chatterm_command("--base-url", serve_recording(capture)))
     terminal.wait_for(lambda s: "Enter sends" in s)
     terminal.send("first prompt stays visible", "Enter")
@@ -172,9 +171,7 @@ def test_ask_on_a_terminal_neutralises_escapes(
     terminal: Terminal, serve_recording: Callable[..., str], tmp_path: Path
 ) -> None:
     hostile = "Hello\x1b[2J\x1b[H\x1b]52;c;cHduZWQ=\x07 there end"
-    chunk = {"choices": [{"index": 0, "delta": {"content": hostile}, "finish_reason": "stop"}]}
-    capture = tmp_path / "hostile.sse"
-    capture.write_text(f"data: {json.dumps(chunk)}\n\ndata: [DONE]\n\n")
+    capture = sse_capture(tmp_path / "hostile.sse", hostile)
     base_url = serve_recording(capture)
     script = tmp_path / "run.sh"
     script.write_text(

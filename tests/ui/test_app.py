@@ -13,7 +13,7 @@ from chatterm.ui.app import ChatApp
 from chatterm.ui.screens.profiles import ProfileScreen
 from chatterm.ui.screens.sessions import SessionsScreen
 from chatterm.ui.widgets.markdown_view import MarkdownView
-from tests.conftest import SEEDS
+from tests.conftest import SEEDS, sse_capture
 from tests.faultserver import MARKDOWN_ANSWER, PARTIAL, FaultServer
 from tests.ui.helpers import app_for, send, wait_for
 
@@ -102,9 +102,7 @@ async def test_composer_history_and_newline(faults: FaultServer) -> None:
 
 async def test_terminal_escapes_in_answers_are_shown_harmlessly(serve_recording: Any, tmp_path: Path) -> None:
     hostile = "Hi\x1b[2J\x1b]52;c;ZXZpbA==\x07 and a \x1b]8;;http://x\x07link\x1b]8;;\x07"
-    chunk = {"choices": [{"index": 0, "delta": {"content": hostile}, "finish_reason": "stop"}]}
-    capture = tmp_path / "hostile.sse"
-    capture.write_text(f"data: {json.dumps(chunk)}\n\ndata: [DONE]\n\n")
+    capture = sse_capture(tmp_path / "hostile.sse", hostile)
     app = app_for(serve_recording(capture))
     async with app.run_test(size=(100, 30)) as pilot:
         await send(pilot, app, "hi")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING
 
 from textual import work
@@ -17,7 +18,7 @@ from chatterm.cassette.model import Recording
 from chatterm.cassette.summary import reply_of
 from chatterm.chat import ChatSession, replay_client, request_messages, user_text
 from chatterm.conversation import Reply
-from chatterm.events import Content, Reasoning, StreamWarning, ToolCallDelta
+from chatterm.events import Content, Event, Reasoning, StreamWarning, ToolCallDelta
 from chatterm.export import ExportTurn
 from chatterm.ui.widgets.composer import Composer
 from chatterm.ui.widgets.messages import AssistantMessage, InfoMessage, UserMessage
@@ -127,12 +128,12 @@ class ChatScreen(Screen[None]):
         self.status.begin()
         await self._stream_into(message, self.session.stream())
 
-    async def _stream_into(self, message: AssistantMessage, events: object) -> Reply:
+    async def _stream_into(self, message: AssistantMessage, events: AsyncIterator[Event]) -> Reply:
         """Feed one answer's events into its message; a stop keeps the partial answer."""
         reply = Reply()
         stopped = False
         try:
-            async for event in events:  # type: ignore[attr-defined]
+            async for event in events:
                 reply.add(event)
                 if isinstance(event, Content):
                     message.add_answer(event.text)
