@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import re
 from pathlib import Path
 
@@ -37,6 +38,19 @@ WELCOME = (
 DEMO_SPEED = 0.25
 """The demo replays slower than recorded, so a newcomer sees the reasoning pane at work."""
 _FENCE = re.compile(r"```[^\n]*\n(.*?)```", re.DOTALL)
+
+
+def tune_garbage_collector() -> None:
+    """Keep full garbage collections from pausing the stream.
+
+    A streaming frame creates many short-lived objects (strips and their caches); with the default thresholds,
+    full collections over everything Textual and chatterm built at start-up paused the event loop for 150-250 ms
+    (bench H1: frame p99 207 ms -> 25 ms). Objects that live for the whole run are moved out of the collector's
+    way once, after start-up; what is built later (pruned messages included) stays collectable.
+    """
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(5_000, 10, 10)
 
 
 class ChatApp(App[None]):
@@ -78,6 +92,7 @@ class ChatApp(App[None]):
             self.notify(f"{where}: unknown theme {wanted!r}; using the default", severity="warning")
         await self._prepare(self.choice)
         await self.start_chat()
+        tune_garbage_collector()
         if self.replay_recording is not None:
             speed, instant = SPEEDS[self.replay_speed]
             self.chat_screen.replay(self.replay_recording, speed, instant)

@@ -74,7 +74,8 @@ async def test_headless_app_500_turns(faults: FaultServer, capsys: pytest.Captur
         report("headless app", samples, time.monotonic() - started)
     assert samples[-1][2] - samples[0][2] <= 2, "file descriptors leak"
     # Only the last turns stay mounted, so widgets (about 360 KB a turn when they leaked) no longer grow. What
-    # grows is the conversation: every recorded request carries the whole history, as a cassette must.
+    # grows is the conversation (every recorded request carries the whole history, as a cassette must) and
+    # garbage awaiting the next collection: about 140-190 KB a turn measured here.
     per_turn_kb = (samples[-1][1] - samples[0][1]) * 1024 / (samples[-1][0] - samples[0][0])
     print(f"soak headless app: {per_turn_kb:.0f} KB per turn after warm-up")
-    assert per_turn_kb < 200, f"{per_turn_kb:.0f} KB per turn"
+    assert per_turn_kb < 300, f"{per_turn_kb:.0f} KB per turn"  # a widget leak adds ~360 KB/turn on top
