@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from chatterm.cassette.dataio import load_json, load_yaml, read_bytes
@@ -16,6 +17,29 @@ def load_recording(path: str | Path) -> Recording:
     """Read a recording; raises RecordingError with one line for the user when it cannot be read safely."""
     path = Path(path)
     return parse_recording(read_bytes(path), str(path))
+
+
+_ITEM = re.compile(rb"^- request:", re.MULTILINE)
+_TRAILER = b"version: 1\n"
+
+
+def load_tail(path: str | Path, count: int) -> tuple[Recording, int]:
+    """The last `count` interactions of a recording and how many it holds in all.
+
+    A vcrpy cassette as chatterm (and vcrpy) writes it, `interactions:` then items each starting with
+    `- request:` at the start of a line, then `version: 1`, is cut at those lines and only its tail is parsed:
+    opening a long session does not wait for its whole history. Anything else is parsed whole.
+    """
+    path = Path(path)
+    data = read_bytes(path)
+    if data.startswith(b"interactions:\n- request:") and data.endswith(_TRAILER):
+        starts = [match.start() for match in _ITEM.finditer(data)]
+        if len(starts) > count:
+            tail = b"interactions:\n" + data[starts[-count] :]
+            return parse_recording(tail, str(path)), len(starts)
+    recording = parse_recording(data, str(path))
+    kept = recording.interactions[-count:] if count else []
+    return Recording(format=recording.format, interactions=kept), len(recording.interactions)
 
 
 def parse_recording(data: bytes, name: str = "<recording>") -> Recording:

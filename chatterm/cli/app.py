@@ -22,9 +22,12 @@ def run_app(args: argparse.Namespace) -> int:
 
 
 def run_replay(args: argparse.Namespace) -> int:
-    from chatterm.cassette.load import load_recording
+    from pathlib import Path
 
-    recording = load_recording(args.path)  # a bad file stops here: exit 2, one line
+    from chatterm.cassette.load import load_tail
+
+    path = Path(args.path)
+    load_tail(path, 1)  # a bad file stops here: exit 2, one line
     settings = load_settings()
     try:
         choice = choose(settings)
@@ -35,5 +38,5 @@ def run_replay(args: argparse.Namespace) -> int:
 
     if speed not in SPEEDS:
         SPEEDS[speed] = (args.speed, False)
-    ChatApp(settings, choice, replay=recording, speed=speed).run()
+    ChatApp(settings, choice, replay=path, speed=speed).run()
     return EXIT_OK

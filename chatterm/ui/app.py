@@ -12,7 +12,7 @@ from textual.binding import Binding
 
 from chatterm import locations
 from chatterm.cassette.dataio import write_private
-from chatterm.cassette.load import load_recording
+from chatterm.cassette.load import load_tail
 from chatterm.cassette.model import Recording, RecordingError
 from chatterm.chat import ChatSession
 from chatterm.config import Settings
@@ -62,7 +62,7 @@ class ChatApp(App[None]):
         self,
         settings: Settings,
         choice: Choice,
-        replay: Recording | None = None,
+        replay: Recording | Path | None = None,
         speed: str = "1x",
         save_sessions: bool = True,
     ) -> None:
@@ -95,7 +95,10 @@ class ChatApp(App[None]):
         tune_garbage_collector()
         if self.replay_recording is not None:
             speed, instant = SPEEDS[self.replay_speed]
-            self.chat_screen.replay(self.replay_recording, speed, instant)
+            if isinstance(self.replay_recording, Path):
+                self.chat_screen.open_path(self.replay_recording, speed, instant)
+            else:
+                self.chat_screen.replay(self.replay_recording, speed, instant)
         elif self.choice.is_demo:
             await self.chat_screen.info(WELCOME)
 
@@ -164,13 +167,13 @@ class ChatApp(App[None]):
         if path is None:
             return
         try:
-            recording = load_recording(path)
+            load_tail(path, 1)  # a file that cannot be opened is said here, before the chat is replaced
         except RecordingError as exc:
             self.notify(str(exc), severity="error")
             return
         await self.start_chat()
         speed, instant = SPEEDS[self.replay_speed]
-        self.chat_screen.replay(recording, speed, instant)
+        self.chat_screen.open_path(path, speed, instant)
 
     def set_replay_speed(self, speed: str) -> None:
         self.replay_speed = speed

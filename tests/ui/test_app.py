@@ -224,3 +224,56 @@ async def test_palette_offers_the_chat_commands(faults: FaultServer) -> None:
         app.chat_screen.messages()[-1].answer = "text\n```sh\necho hi\n```\n"
         app.action_copy_code()
         assert app.clipboard == "echo hi\n"
+
+
+def long_session(path: Path, turns: int) -> Path:
+    from chatterm.cassette.model import Interaction, Recording, Request, Response
+    from chatterm.cassette.write import render
+
+    interactions, history = [], []
+    for turn in range(turns):
+        history.append({"role": "user", "content": f"question {turn}"})
+        chunk = {"choices": [{"index": 0, "delta": {"content": f"answer {turn}"}}]}
+        body = f"data: {json.dumps(chunk)}\n\ndata: [DONE]\n\n".encode()
+        url = "http://127.0.0.1/v1/chat/completions"
+        request = Request("POST", url, body=json.dumps({"messages": history}).encode())
+        interactions.append(Interaction(request, Response(200, {"content-type": ["text/event-stream"]}, body)))
+        history = [*history, {"role": "assistant", "content": f"answer {turn}"}]
+    path.write_bytes(render(Recording("vcr", interactions)))
+    return path
+
+
+def test_load_tail_matches_a_full_load(tmp_path: Path) -> None:
+    from chatterm.cassette.load import load_tail
+
+    path = long_session(tmp_path / "long.yaml", 30)
+    tail, total = load_tail(path, 7)
+    full = load_recording(path)
+    assert total == 30 and len(tail.interactions) == 7
+    assert [i.response.body for i in tail.interactions] == [i.response.body for i in full.interactions[-7:]]
+    assert [i.request.body for i in tail.interactions] == [i.request.body for i in full.interactions[-7:]]  # type: ignore[union-attr]
+
+
+async def test_a_long_session_opens_with_its_tail_then_its_whole_history(faults: FaultServer, tmp_path: Path) -> None:
+    from chatterm.ui.screens.chat import MAX_MOUNTED_TURNS
+
+    path = long_session(tmp_path / "long.yaml", 120)
+    app = app_for(faults.url("ok"), replay=path, speed="instant")
+    async with app.run_test(size=(100, 36)) as pilot:
+        screen = app.chat_screen
+
+        def shown() -> bool:
+            children = list(screen.conversation_view.children)
+            return bool(children) and "Replay finished" in str(children[-1].render())
+
+        await wait_for(pilot, shown)
+        assert len(screen.messages()) == MAX_MOUNTED_TURNS
+        assert screen.messages()[-1].answer == "answer 119"
+        assert "70 earlier turns" in str(screen._earlier.render())
+        await send(pilot, app, "and now?")
+        await wait_for(pilot, lambda: screen.messages()[-1].finished and screen.messages()[-1].answer[:5] == "Hello")
+        sent = faults.seen[-1].body["messages"]
+        assert len(sent) == 241 and sent[0] == {"role": "user", "content": "question 0"}
+        assert len(screen.turns) == 121 and screen.turns[0].prompt == "question 0"
+        turns = saved_turns(app)
+        assert len(turns) == 121, "the continued session file holds the whole history"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textual import work
@@ -14,7 +15,8 @@ from textual.screen import Screen
 from textual.widgets import Footer
 from textual.worker import Worker
 
-from chatterm.cassette.model import Recording
+from chatterm.cassette.load import load_recording, load_tail
+from chatterm.cassette.model import Recording, RecordingError
 from chatterm.cassette.summary import reply_of
 from chatterm.chat import ChatSession, replay_client, request_messages, user_text
 from chatterm.conversation import Reply
@@ -64,6 +66,7 @@ class ChatScreen(Screen[None]):
         """Every turn of this conversation as shown, including those no longer mounted."""
         self.hidden_turns = 0
         self._earlier = InfoMessage("", id="earlier")
+        self._history: asyncio.Future[None] | None = None
 
     def compose(self) -> ComposeResult:
         yield self.conversation_view
@@ -87,6 +90,9 @@ class ChatScreen(Screen[None]):
         await self.conversation_view.mount(InfoMessage(text))
 
     async def on_composer_submitted(self, event: Composer.Submitted) -> None:
+        if self._history is not None:  # a long session still loading: the history must be whole first
+            await self._history
+            self._history = None
         if self.streaming:
             self.notify("An answer is still streaming: Escape stops it.", severity="warning")
             return
@@ -163,8 +169,8 @@ class ChatScreen(Screen[None]):
             await self._prune()
         return reply
 
-    async def _show_at_once(self, recording: Recording) -> None:
-        """A recording shown finished: every turn decoded, only the last MAX_MOUNTED_TURNS mounted."""
+    async def _show_at_once(self, recording: Recording, earlier: int = 0) -> None:
+        """A recording shown finished: only the last MAX_MOUNTED_TURNS mounted (`earlier` turns not loaded)."""
         interactions = recording.interactions
         first_shown = max(len(interactions) - MAX_MOUNTED_TURNS, 0)
         widgets = []
@@ -180,9 +186,9 @@ class ChatScreen(Screen[None]):
             message.add_answer(reply.content)
             widgets += [UserMessage(user_text(interaction)), message]
             message.preset = (notice, reply.usage.reasoning_tokens if reply.usage else None)
-        self.hidden_turns = first_shown
-        if first_shown:
-            self._earlier.update(f"⋯ {first_shown} earlier turns are not shown (they are in the session file)")
+        self.hidden_turns = first_shown + earlier
+        if self.hidden_turns:
+            self._earlier.update(f"⋯ {self.hidden_turns} earlier turns are not shown (they are in the session file)")
             widgets.insert(0, self._earlier)
         await self.conversation_view.mount_all(widgets)
         for message in self.messages():
@@ -214,6 +220,33 @@ class ChatScreen(Screen[None]):
             self.notify("Copied the last answer.")
 
     @work(exclusive=True, group="answer")
+    async def open_path(self, path: Path, speed: float, instant: bool) -> None:
+        """Open a recording from disk; shown at once, a long one is on screen before its history has loaded."""
+        if not instant:
+            recording = await asyncio.to_thread(load_recording, path)
+            self.replay(recording, speed, instant)
+            return
+        tail, total = await asyncio.to_thread(load_tail, path, MAX_MOUNTED_TURNS)
+        await self._show_at_once(tail, earlier=total - len(tail.interactions))
+        await self.info("Replay finished. Type to continue the conversation live.")
+        if total == len(tail.interactions):
+            self.session.load_history(tail)
+        else:
+            await asyncio.sleep(0.05)  # let the screen show what is there before the rest is parsed
+            self._history = asyncio.ensure_future(self._load_history(path, tail))
+
+    async def _load_history(self, path: Path, tail: Recording) -> None:
+        """The rest of a long recording, for the history, the session file and export."""
+        try:
+            recording = await asyncio.to_thread(load_recording, path)
+        except RecordingError as exc:
+            self.notify(f"only the last turns could be loaded: {exc}", severity="warning")
+            recording = tail
+        turns = await asyncio.to_thread(_export_turns, recording)
+        self.turns[:0] = turns[: len(turns) - len(tail.interactions)]  # the tail's turns are there already
+        self.session.load_history(recording)
+
+    @work(exclusive=True, group="answer")
     async def replay(self, recording: Recording, speed: float, instant: bool) -> None:
         """Re-stream every recorded answer at its pace (or show them at once), then let the user go on live."""
         if instant:
@@ -233,3 +266,12 @@ class ChatScreen(Screen[None]):
             await client.aclose()
         self.session.load_history(recording)
         await self.info("Replay finished. Type to continue the conversation live.")
+
+
+def _export_turns(recording: Recording) -> list[ExportTurn]:
+    turns = []
+    for interaction in recording.interactions:
+        reply = reply_of(interaction)
+        notice = reply.error.message if reply.error else None
+        turns.append(ExportTurn(user_text(interaction), reply.content, reply.reasoning, notice))
+    return turns
