@@ -18,7 +18,7 @@ from chatterm.cassette.recorder import Recorder
 from chatterm.cassette.replay import ReplayTransport
 from chatterm.cassette.summary import reply_of
 from chatterm.client import ChatClient
-from chatterm.conversation import Conversation, Reply
+from chatterm.conversation import Conversation, Reply, message_text
 from chatterm.events import Event
 from chatterm.resolve import Choice
 from chatterm.sessions import SessionSaver, new_session_path
@@ -135,14 +135,12 @@ def user_text(interaction: Interaction) -> str:
     if interaction.request is None:
         return "(no request recorded)"
     for message in reversed(interaction.request.messages):
-        if isinstance(message, dict) and message.get("role") in ("user", "tool"):
-            content = message.get("content")
-            if isinstance(content, str):
-                return content if message.get("role") == "user" else f"[tool result] {content}"
-            if isinstance(content, list):
-                return " ".join(str(p.get("text", "")) for p in content if isinstance(p, dict) and "text" in p)
-        if isinstance(message, dict) and isinstance(message.get("parts"), list):  # Gemini
-            return " ".join(str(p.get("text", "")) for p in message["parts"] if isinstance(p, dict) and "text" in p)
+        if not isinstance(message, dict):
+            continue
+        if message.get("role") == "tool" and isinstance(message.get("content"), str):
+            return f"[tool result] {message['content']}"
+        if message.get("role") == "user" or isinstance(message.get("parts"), list):  # Gemini has parts
+            return message_text(message)
     return "(no user message)"
 
 

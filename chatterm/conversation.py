@@ -20,6 +20,19 @@ from chatterm.events import (
 )
 
 
+def message_text(message: Any) -> str:
+    """The text of a chat message: string content, text parts of list content, or Gemini's `parts`."""
+    if not isinstance(message, dict):
+        return ""
+    content = message.get("content")
+    if isinstance(content, str):
+        return content
+    parts = content if isinstance(content, list) else message.get("parts")
+    if isinstance(parts, list):
+        return " ".join(str(p["text"]) for p in parts if isinstance(p, dict) and "text" in p)
+    return ""
+
+
 @dataclass
 class ToolCall:
     id: str = ""

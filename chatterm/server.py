@@ -17,6 +17,7 @@ from typing import Any
 from chatterm.cassette.model import Interaction, Recording
 from chatterm.cassette.replay import Matcher, paced
 from chatterm.cassette.summary import reply_of
+from chatterm.cassette.vcr import reason_phrase
 
 MAX_HEADER = 64 * 1024
 MAX_BODY = 32 * 1024 * 1024
@@ -108,7 +109,7 @@ class ReplayServer:
         headers = {k.lower(): v[0] for k, v in recorded.headers.items() if v}
         content_type = headers.get("content-type", "text/event-stream")
         status = recorded.status or 200
-        head = [f"HTTP/1.1 {status} {_phrase(status)}", f"Content-Type: {content_type}"]
+        head = [f"HTTP/1.1 {status} {(reason_phrase(status) or 'Unknown')}", f"Content-Type: {content_type}"]
         for name in ("retry-after", "x-request-id"):
             if name in headers:
                 head.append(f"{name.title()}: {headers[name]}")
@@ -156,15 +157,6 @@ def _usage(usage: dict[str, Any]) -> dict[str, Any]:
     return usage
 
 
-def _phrase(status: int) -> str:
-    from http import HTTPStatus
-
-    try:
-        return HTTPStatus(status).phrase
-    except ValueError:
-        return "Unknown"
-
-
 async def _read_request(reader: asyncio.StreamReader) -> _HTTPRequest | None:
     try:
         head = await reader.readuntil(b"\r\n\r\n")
@@ -206,7 +198,7 @@ async def _read_request(reader: asyncio.StreamReader) -> _HTTPRequest | None:
 
 async def _send_json(writer: asyncio.StreamWriter, status: int, payload: Any) -> None:
     data = json.dumps(payload).encode()
-    head = f"HTTP/1.1 {status} {_phrase(status)}\r\nContent-Type: application/json\r\n"
+    head = f"HTTP/1.1 {status} {(reason_phrase(status) or 'Unknown')}\r\nContent-Type: application/json\r\n"
     head += f"Content-Length: {len(data)}\r\nConnection: close\r\n\r\n"
     writer.write(head.encode("latin-1") + data)
     await writer.drain()

@@ -15,6 +15,7 @@ from chatterm.cassette.load import load_recording
 from chatterm.cassette.summary import summarize
 from chatterm.cassette.write import render
 from chatterm.cli.main import EXIT_OK, UsageError
+from chatterm.conversation import message_text
 from chatterm.terminal import neutralize
 
 
@@ -30,7 +31,7 @@ def run_show(args: argparse.Namespace) -> int:
         out.append(f"\n## Turn {number}" + (f" · {response['model']}" if response["model"] else ""))
         for message in (request or {}).get("messages") or []:
             if isinstance(message, dict):
-                out.append(f"[{message.get('role', '?')}] {safe(_text_of(message))}")
+                out.append(f"[{message.get('role', '?')}] {safe(message_text(message))}")
         if response["reasoning"]:
             out.append(f"[reasoning] {safe(response['reasoning'])}")
         if response["content"]:
@@ -47,18 +48,6 @@ def run_show(args: argparse.Namespace) -> int:
             out.append(f"[error] {safe(response['error']['message'])}")
     sys.stdout.write("\n".join(out) + "\n")
     return EXIT_OK
-
-
-def _text_of(message: dict[str, object]) -> str:
-    content = message.get("content")
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return " ".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
-    parts = message.get("parts")  # Gemini
-    if isinstance(parts, list):
-        return " ".join(str(p.get("text", "")) for p in parts if isinstance(p, dict))
-    return ""
 
 
 def target_format(path: str, explicit: str | None) -> str:

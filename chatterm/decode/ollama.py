@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from chatterm.decode.errors import stream_error
-from chatterm.decode.think import ThinkSplitter
+from chatterm.decode.think import ThinkSplitter, split_events
 from chatterm.events import Content, Event, Finish, ModelName, Reasoning, ToolCallDelta, Usage, UsageReport
 
 
@@ -57,8 +57,7 @@ class OllamaDecoder:
     def finish(self) -> list[Event]:
         if self._splitter is None:
             return []
-        reasoning, content = self._splitter.flush()
-        return [e for e in (Reasoning(reasoning) if reasoning else None, Content(content) if content else None) if e]
+        return split_events(self._splitter.flush())
 
     def _text(self, text: Any, events: list[Event]) -> None:
         if not isinstance(text, str) or not text:
@@ -66,8 +65,4 @@ class OllamaDecoder:
         if self._splitter is None:
             events.append(Content(text))
             return
-        reasoning, content = self._splitter.feed(text)
-        if reasoning:
-            events.append(Reasoning(reasoning))
-        if content:
-            events.append(Content(content))
+        events.extend(split_events(self._splitter.feed(text)))

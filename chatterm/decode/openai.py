@@ -13,7 +13,7 @@ import json
 from typing import Any
 
 from chatterm.decode.errors import is_error_payload, stream_error
-from chatterm.decode.think import ThinkSplitter
+from chatterm.decode.think import ThinkSplitter, split_events
 from chatterm.events import (
     Content,
     Event,
@@ -69,8 +69,7 @@ class OpenAIDecoder:
         """The end of the answer: release text the `<think>` splitter held back."""
         if self._splitter is None:
             return []
-        reasoning, content = self._splitter.flush()
-        return _pair(reasoning, content)
+        return split_events(self._splitter.flush())
 
     def _delta(self, delta: dict[str, Any], events: list[Event]) -> None:
         text = _first_text(delta.get("reasoning_content"), delta.get("reasoning"))
@@ -103,7 +102,7 @@ class OpenAIDecoder:
             if self._splitter is None:
                 events.append(Content(content))
             else:
-                events.extend(_pair(*self._splitter.feed(content)))
+                events.extend(split_events(self._splitter.feed(content)))
         elif isinstance(content, list):
             for part in content:
                 if isinstance(part, str):
@@ -147,12 +146,3 @@ def _tool_call(call: dict[str, Any], position: int) -> ToolCallDelta:
         name=function.get("name") if isinstance(function.get("name"), str) and function.get("name") else None,
         arguments=arguments or "",
     )
-
-
-def _pair(reasoning: str, content: str) -> list[Event]:
-    events: list[Event] = []
-    if reasoning:
-        events.append(Reasoning(reasoning))
-    if content:
-        events.append(Content(content))
-    return events

@@ -10,6 +10,8 @@ the tag is left alone. Whitespace between `</think>` and the answer is dropped.
 
 from __future__ import annotations
 
+from chatterm.events import Content, Event, Reasoning
+
 OPEN = "<think>"
 CLOSE = "</think>"
 
@@ -80,3 +82,14 @@ class ThinkSplitter:
         if self._state == _START:
             return "", held
         return "", ""
+
+
+def split_events(pieces: tuple[str, str]) -> list[Event]:
+    """The (reasoning, content) pair a splitter returns, as events (empty pieces dropped)."""
+    reasoning, content = pieces
+    events: list[Event] = []
+    if reasoning:
+        events.append(Reasoning(reasoning))
+    if content:
+        events.append(Content(content))
+    return events

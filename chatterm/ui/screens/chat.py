@@ -16,7 +16,7 @@ from textual.widgets import Footer
 from textual.worker import Worker
 
 from chatterm.cassette.load import load_recording, load_tail
-from chatterm.cassette.model import Recording, RecordingError
+from chatterm.cassette.model import Interaction, Recording, RecordingError
 from chatterm.cassette.summary import reply_of
 from chatterm.chat import ChatSession, replay_client, request_messages, user_text
 from chatterm.conversation import Reply
@@ -176,16 +176,16 @@ class ChatScreen(Screen[None]):
         widgets = []
         for number, interaction in enumerate(interactions):
             reply = reply_of(interaction)
-            notice = reply.error.message if reply.error else None
-            self.turns.append(ExportTurn(user_text(interaction), reply.content, reply.reasoning, notice))
+            turn = _export_turn(interaction, reply)
+            self.turns.append(turn)
             if number < first_shown:
                 continue
             message = AssistantMessage(show_reasoning=self.show_reasoning, timed=False)
             if reply.reasoning:
                 message.add_reasoning(reply.reasoning)
             message.add_answer(reply.content)
-            widgets += [UserMessage(user_text(interaction)), message]
-            message.preset = (notice, reply.usage.reasoning_tokens if reply.usage else None)
+            widgets += [UserMessage(turn.prompt), message]
+            message.preset = (turn.notice, reply.usage.reasoning_tokens if reply.usage else None)
         self.hidden_turns = first_shown + earlier
         if self.hidden_turns:
             self._earlier.update(f"⋯ {self.hidden_turns} earlier turns are not shown (they are in the session file)")
@@ -232,11 +232,11 @@ class ChatScreen(Screen[None]):
         if total == len(tail.interactions):
             self.session.load_history(tail)
         else:
-            await asyncio.sleep(0.05)  # let the screen show what is there before the rest is parsed
             self._history = asyncio.ensure_future(self._load_history(path, tail))
 
     async def _load_history(self, path: Path, tail: Recording) -> None:
         """The rest of a long recording, for the history, the session file and export."""
+        await asyncio.sleep(0.05)  # let the screen show what is there before the rest is parsed
         try:
             recording = await asyncio.to_thread(load_recording, path)
         except RecordingError as exc:
@@ -268,10 +268,10 @@ class ChatScreen(Screen[None]):
         await self.info("Replay finished. Type to continue the conversation live.")
 
 
+def _export_turn(interaction: Interaction, reply: Reply) -> ExportTurn:
+    notice = reply.error.message if reply.error else None
+    return ExportTurn(user_text(interaction), reply.content, reply.reasoning, notice)
+
+
 def _export_turns(recording: Recording) -> list[ExportTurn]:
-    turns = []
-    for interaction in recording.interactions:
-        reply = reply_of(interaction)
-        notice = reply.error.message if reply.error else None
-        turns.append(ExportTurn(user_text(interaction), reply.content, reply.reasoning, notice))
-    return turns
+    return [_export_turn(interaction, reply_of(interaction)) for interaction in recording.interactions]
