@@ -14,17 +14,16 @@ import errno
 import random
 import socket
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
 from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
 
-from chatterm import __version__
 from chatterm.cassette.recorder import Recorder
 from chatterm.decode.body import BodyDecoder, body_kind
 from chatterm.decode.errors import http_error
+from chatterm.endpoint import Endpoint
 from chatterm.events import Event, StreamError, StreamWarning
 
 RETRY_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504})
@@ -32,43 +31,6 @@ MAX_RETRIES = 2
 MAX_WAIT = 8.0
 """The longest wait before a retry; a server asking for longer gets its error shown at once."""
 MAX_ERROR_BODY = 1024 * 1024
-
-
-@dataclass
-class Endpoint:
-    """Where and how to ask: what a provider profile resolves to."""
-
-    base_url: str
-    model: str
-    api_key: str | None = None
-    headers: dict[str, str] = field(default_factory=dict)
-    params: dict[str, Any] = field(default_factory=dict)
-    think_tags: bool = True
-    connect_timeout: float = 10.0
-    read_timeout: float = 300.0
-    stream_usage: bool = True
-
-    @property
-    def chat_url(self) -> str:
-        return self.base_url.rstrip("/") + "/chat/completions"
-
-    def request_body(self, messages: list[dict[str, Any]], model: str | None = None) -> dict[str, Any]:
-        body: dict[str, Any] = {"model": model or self.model, "messages": messages, "stream": True}
-        if self.stream_usage:
-            body["stream_options"] = {"include_usage": True}
-        body.update(self.params)
-        return body
-
-    def request_headers(self) -> dict[str, str]:
-        headers = {
-            "Accept": "text/event-stream",
-            "Accept-Encoding": "identity",
-            "User-Agent": f"chatterm/{__version__}",
-        }
-        if self.api_key:
-            headers["Authorization"] = f"Bearer {self.api_key}"
-        headers.update(self.headers)
-        return headers
 
 
 def retry_after(headers: httpx.Headers) -> float | None:

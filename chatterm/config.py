@@ -10,8 +10,6 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-import tomlkit
-import tomlkit.exceptions
 from pydantic import BaseModel, Field, ValidationError
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
@@ -73,56 +71,6 @@ class Settings(BaseSettings):
         file_secret_settings: PydanticBaseSettingsSource,
     ) -> tuple[PydanticBaseSettingsSource, ...]:
         return (env_settings, init_settings)  # the environment wins over the file
-
-
-def _document(path: Path) -> tomlkit.TOMLDocument:
-    try:
-        return tomlkit.parse(path.read_text(encoding="utf-8")) if path.exists() else tomlkit.document()
-    except tomlkit.exceptions.ParseError as exc:
-        raise ConfigError(f"{path}: not valid TOML ({exc})") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path}: cannot be read ({exc})") from None
-
-
-def _write(path: Path, document: tomlkit.TOMLDocument) -> None:
-    from chatterm.cassette.dataio import write_private
-
-    write_private(path, tomlkit.dumps(document).encode())
-
-
-def save_profile(name: str, profile: ProfileSettings, path: Path | None = None) -> Path:
-    """Add or replace a profile in config.toml, keeping the rest of the file (comments included)."""
-    path = path or locations.config_file()
-    document = _document(path)
-    profiles = document.setdefault("profiles", tomlkit.table(is_super_table=True))
-    fields = profile.model_dump(exclude_defaults=True)
-    fields.setdefault("base_url", profile.base_url)
-    fields.setdefault("model", profile.model)
-    profiles[name] = fields
-    _write(path, document)
-    return path
-
-
-def remove_profile(name: str, path: Path | None = None) -> bool:
-    """Remove a profile from config.toml; False if the file does not define it."""
-    path = path or locations.config_file()
-    document = _document(path)
-    profiles = document.get("profiles")
-    if not isinstance(profiles, dict) or name not in profiles:
-        return False
-    del profiles[name]
-    if document.get("default_profile") == name:
-        del document["default_profile"]
-    _write(path, document)
-    return True
-
-
-def set_default(name: str, path: Path | None = None) -> Path:
-    path = path or locations.config_file()
-    document = _document(path)
-    document["default_profile"] = name
-    _write(path, document)
-    return path
 
 
 def load_settings(path: Path | None = None) -> Settings:

@@ -14,8 +14,8 @@ from typing import Any
 import httpx
 
 from chatterm import locations
-from chatterm.cassette.dataio import write_private
-from chatterm.client import Endpoint
+from chatterm.endpoint import Endpoint
+from chatterm.files import write_private
 
 CACHE_SECONDS = 24 * 3600
 

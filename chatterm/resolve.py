@@ -5,12 +5,14 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from chatterm.cassette.load import load_recording
-from chatterm.cassette.model import Recording
-from chatterm.client import Endpoint
 from chatterm.config import ProfileSettings, Settings
+from chatterm.endpoint import Endpoint
 from chatterm.keys import find_key
+
+if TYPE_CHECKING:
+    from chatterm.cassette.model import Recording
 
 DEMO = "demo"
 DEMO_DIR = Path(__file__).parent / "demo"
@@ -93,6 +95,9 @@ def choose(
 
 def demo_recording() -> Recording:
     """The recordings shipped with chatterm, served in-process by the offline `demo` profile."""
+    from chatterm.cassette.load import load_recording
+    from chatterm.cassette.model import Recording
+
     recording = Recording(format="vcr")
     for path in sorted(DEMO_DIR.glob("*.yaml")):
         recording.interactions.extend(load_recording(path).interactions)

@@ -17,11 +17,11 @@ from datetime import datetime
 from pathlib import Path
 
 from chatterm import locations
-from chatterm.cassette.dataio import claim, write_private
 from chatterm.cassette.load import load_recording
 from chatterm.cassette.model import Interaction, Recording, RecordingError
 from chatterm.cassette.redact import clean_interaction
 from chatterm.cassette.vcr import assemble_vcr, vcr_item_yaml
+from chatterm.files import claim, write_private
 
 
 def new_session_path(directory: Path | None = None) -> Path:

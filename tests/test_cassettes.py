@@ -189,7 +189,8 @@ def test_serve_refuses_a_public_address_without_the_flag() -> None:
 
 async def test_replay_transport_re_emits_bytes_at_pace() -> None:
     from chatterm.cassette.replay import ReplayTransport
-    from chatterm.client import ChatClient, Endpoint
+    from chatterm.client import ChatClient
+    from chatterm.endpoint import Endpoint
 
     recording = load_recording(SEEDS / "xai_grok_simple_streaming.yaml")
     recorded = recording.interactions[0].response

@@ -8,8 +8,9 @@ from typing import Any
 import pytest
 
 from chatterm.cassette.recorder import Recorder
-from chatterm.client import ChatClient, Endpoint
+from chatterm.client import ChatClient
 from chatterm.conversation import Reply
+from chatterm.endpoint import Endpoint
 from chatterm.events import StreamError, StreamWarning
 from tests.faultserver import ANSWER, PARTIAL, FaultServer
 

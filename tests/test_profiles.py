@@ -100,7 +100,7 @@ def test_model_list_shapes() -> None:
 
 
 async def test_model_lists_from_a_server_cached_with_fallback(faults: FaultServer) -> None:
-    from chatterm.client import Endpoint
+    from chatterm.endpoint import Endpoint
 
     for scenario, expected in [
         ("models-openai", ["a-model", "b-model"]),

@@ -11,7 +11,8 @@ from chatterm.cassette.load import load_recording
 from chatterm.cassette.model import Interaction, Recording, Request, Response
 from chatterm.cassette.recorder import INCOMPLETE, Recorder
 from chatterm.cassette.summary import summarize
-from chatterm.client import ChatClient, Endpoint
+from chatterm.client import ChatClient
+from chatterm.endpoint import Endpoint
 from chatterm.sessions import SessionSaver, list_sessions, new_session_path
 from tests.faultserver import FaultServer
 

@@ -1,4 +1,4 @@
-"""Parsing files as data only, and writing them atomically.
+"""Parsing files as data only.
 
 YAML goes through the safe loader (the C one when present): no tag constructs an object or runs code.
 Sizes are bounded before and after parsing, so an alias bomb or absurd nesting is refused, not expanded.
@@ -7,9 +7,7 @@ Sizes are bounded before and after parsing, so an alias bomb or absurd nesting i
 from __future__ import annotations
 
 import json
-import os
 import re
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -100,40 +98,3 @@ def check_size(data: Any, name: str, limit: int = MAX_NODES) -> None:
 
 def _one_line(text: str) -> str:
     return " ".join(text.split())[:200]
-
-
-def private_dirs(directory: Path) -> None:
-    """Create a directory and any missing parents, each new one with mode 0700."""
-    missing = []
-    while not directory.exists():
-        missing.append(directory)
-        directory = directory.parent
-    for new in reversed(missing):
-        new.mkdir(mode=0o700, exist_ok=True)
-        os.chmod(new, 0o700)
-
-
-def claim(path: Path) -> bool:
-    """Create `path` empty (mode 0600) only if nothing is there yet; False if it already exists."""
-    private_dirs(path.parent)
-    try:
-        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
-    except FileExistsError:
-        return False
-    return True
-
-
-def write_private(path: Path, data: bytes) -> None:
-    """Write a file atomically (temporary file + rename) with mode 0600; new folders get 0700."""
-    private_dirs(path.parent)
-    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temporary, 0o600)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise

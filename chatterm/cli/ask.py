@@ -8,7 +8,6 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from chatterm.cassette.dataio import write_private
 from chatterm.cassette.recorder import Recorder
 from chatterm.cassette.write import render
 from chatterm.cli.main import EXIT_OK, EXIT_PROVIDER, UsageError
@@ -16,6 +15,7 @@ from chatterm.client import ChatClient
 from chatterm.config import load_settings
 from chatterm.conversation import Reply
 from chatterm.events import Content, Reasoning, StreamError, StreamWarning, ToolCallDelta
+from chatterm.files import write_private
 from chatterm.resolve import Choice, ResolveError, choose, demo_recording
 from chatterm.terminal import neutralize
 

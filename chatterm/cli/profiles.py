@@ -10,7 +10,8 @@ import sys
 from typing import Any
 
 from chatterm.cli.main import EXIT_OK, UsageError
-from chatterm.config import ProfileSettings, Settings, load_settings, remove_profile, save_profile, set_default
+from chatterm.config import ProfileSettings, Settings, load_settings
+from chatterm.config_file import remove_profile, save_profile, set_default
 from chatterm.keys import KeyringUnavailable, delete_key, find_key, mask, no_keyring_hint, set_key
 from chatterm.providers import PRESETS
 from chatterm.resolve import DEMO, default_profile, endpoint_for

@@ -10,12 +10,12 @@ import json
 import sys
 from pathlib import Path
 
-from chatterm.cassette.dataio import write_private
 from chatterm.cassette.load import load_recording
 from chatterm.cassette.summary import summarize
 from chatterm.cassette.write import render
 from chatterm.cli.main import EXIT_OK, UsageError
 from chatterm.conversation import message_text
+from chatterm.files import write_private
 from chatterm.terminal import neutralize
 
 

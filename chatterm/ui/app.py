@@ -1,33 +1,39 @@
-"""The chatterm Textual app."""
+"""The chatterm Textual app.
+
+Start-up is split in two so the first frame comes quickly: the screen is drawn from the settings alone, and what
+only a request needs (the HTTP stack, the recording formats, the session file, the demo server) is imported and
+built right after it (`_boot`). A prompt typed in between waits for it (`ChatScreen.ready`).
+"""
 
 from __future__ import annotations
 
 import asyncio
 import gc
+import importlib
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual.app import App
 from textual.binding import Binding
 
 from chatterm import locations
-from chatterm.cassette.dataio import write_private
-from chatterm.cassette.load import load_tail
-from chatterm.cassette.model import Recording, RecordingError
-from chatterm.chat import ChatSession
 from chatterm.config import Settings
 from chatterm.export import to_markdown
+from chatterm.files import write_private
 from chatterm.keys import find_key
-from chatterm.models import answers, list_models
 from chatterm.resolve import DEMO, Choice, ResolveError, choose, demo_recording
-from chatterm.server import ReplayServer
-from chatterm.sessions import list_sessions
 from chatterm.state import load_state, save_state
 from chatterm.ui.commands import ChatCommands
 from chatterm.ui.screens.chat import ChatScreen
 from chatterm.ui.screens.profiles import ProfileRow, ProfileScreen, Switch
 from chatterm.ui.screens.sessions import SessionsScreen
 from chatterm.ui.themes import load_themes
+
+if TYPE_CHECKING:
+    from chatterm.cassette.model import Recording
+    from chatterm.chat import ChatSession
+    from chatterm.server import ReplayServer
 
 SPEEDS = {"instant": (1.0, True), "1x": (1.0, False), "2x": (2.0, False), "4x": (4.0, False)}
 WELCOME = (
@@ -38,6 +44,15 @@ WELCOME = (
 DEMO_SPEED = 0.25
 """The demo replays slower than recorded, so a newcomer sees the reasoning pane at work."""
 _FENCE = re.compile(r"```[^\n]*\n(.*?)```", re.DOTALL)
+AFTER_FIRST_FRAME = (
+    "chatterm.chat",
+    "httpcore",
+    "chatterm.server",
+    "chatterm.cassette.load",
+    "chatterm.models",
+    "rich.markdown",
+)
+"""Modules the first frame does not need; imported right after it, off the event loop."""
 
 
 def tune_garbage_collector() -> None:
@@ -75,6 +90,7 @@ class ChatApp(App[None]):
         self.show_reasoning = settings.show_reasoning
         self._demo_server: ReplayServer | None = None
         self.session: ChatSession | None = None
+        self._booted = False
 
     # -- start and stop ---------------------------------------------------------------------------------------
 
@@ -90,8 +106,17 @@ class ChatApp(App[None]):
         elif wanted:
             where = "the remembered theme" if load_state().get("theme") else str(locations.config_file())
             self.notify(f"{where}: unknown theme {wanted!r}; using the default", severity="warning")
-        await self._prepare(self.choice)
         await self.start_chat()
+        if self.replay_recording is None and self.choice.is_demo:
+            await self.chat_screen.info(WELCOME)
+        self.call_after_refresh(lambda: self.run_worker(self._boot(), name="boot"))  # a worker: keys go on
+
+    async def _boot(self) -> None:
+        """After the first frame: import and build what a request needs, then start the session."""
+        await asyncio.to_thread(lambda: [importlib.import_module(name) for name in AFTER_FIRST_FRAME])
+        await self._prepare(self.choice)  # the choice in place: a profile switched meanwhile is kept
+        self._booted = True
+        self._start_session(self.chat_screen)
         tune_garbage_collector()
         if self.replay_recording is not None:
             speed, instant = SPEEDS[self.replay_speed]
@@ -99,8 +124,6 @@ class ChatApp(App[None]):
                 self.chat_screen.open_path(self.replay_recording, speed, instant)
             else:
                 self.chat_screen.replay(self.replay_recording, speed, instant)
-        elif self.choice.is_demo:
-            await self.chat_screen.info(WELCOME)
 
     def watch_theme(self, theme: str) -> None:
         if self.session is not None:  # a choice made by the user, not the one restored at start
@@ -110,7 +133,9 @@ class ChatApp(App[None]):
         """Start the in-process demo server the first time the demo profile is used."""
         if choice.is_demo and not choice.endpoint.base_url:
             if self._demo_server is None:
-                server = ReplayServer(demo_recording(), speed=DEMO_SPEED)
+                from chatterm.server import ReplayServer
+
+                server = ReplayServer(await asyncio.to_thread(demo_recording), speed=DEMO_SPEED)
                 self._demo_base_url = await server.start()
                 self._demo_server = server
             choice.endpoint.base_url = self._demo_base_url
@@ -136,17 +161,26 @@ class ChatApp(App[None]):
     async def start_chat(self) -> None:
         if self.session is not None:
             await self.session.aclose()
+            self.session = None
+        screen = ChatScreen(self.choice, show_reasoning=self.show_reasoning)
+        if len(self.screen_stack) > 1:
+            await self.switch_screen(screen)
+        else:
+            await self.push_screen(screen)
+        if self._booted:
+            self._start_session(screen)
+
+    def _start_session(self, screen: ChatScreen) -> None:
+        """A new session for the conversation on `screen`."""
+        from chatterm.chat import ChatSession
+
         self.session = ChatSession(
             self.choice,
             save=self.save_sessions,
             on_save_error=self._save_error,
             send_reasoning=self._send_reasoning(self.choice.profile),
         )
-        screen = ChatScreen(self.session, show_reasoning=self.show_reasoning)
-        if len(self.screen_stack) > 1:
-            await self.switch_screen(screen)
-        else:
-            await self.push_screen(screen)
+        screen.attach(self.session)
 
     def _send_reasoning(self, profile: str) -> bool:
         chosen = self.settings.profiles.get(profile)
@@ -161,9 +195,14 @@ class ChatApp(App[None]):
     # -- sessions -------------------------------------------------------------------------------------------
 
     def action_open_sessions(self) -> None:
+        from chatterm.sessions import list_sessions
+
         self.push_screen(SessionsScreen(list_sessions()), self._open_session)
 
     async def _open_session(self, path: Path | None) -> None:
+        from chatterm.cassette.load import load_tail
+        from chatterm.cassette.model import RecordingError
+
         if path is None:
             return
         try:
@@ -183,6 +222,9 @@ class ChatApp(App[None]):
 
     async def profile_rows(self) -> list[ProfileRow]:
         """Every usable-or-not profile; local servers only when they answer on their port."""
+
+        from chatterm.models import answers
+
         rows = [ProfileRow(DEMO, "recorded answers", "offline", True)]
         local = [name for name, p in self.settings.profiles.items() if p.local]
         running = await asyncio.gather(*(answers(self.settings.profiles[name].base_url) for name in local))
@@ -204,12 +246,14 @@ class ChatApp(App[None]):
         self.push_screen(ProfileScreen(await self.profile_rows(), self.choice.profile), self._switch)
 
     async def action_switch_model(self) -> None:
+        from chatterm.models import list_models
+
         models = await list_models(self.choice.profile, self.choice.endpoint)
         screen = ProfileScreen([], self.choice.profile, model_only=True, models=models)
         self.push_screen(screen, self._switch)
 
     async def _switch(self, switch: Switch | None) -> None:
-        if switch is None or self.session is None:
+        if switch is None:
             return
         try:
             choice = choose(self.settings, switch.profile, switch.model or None)
@@ -220,8 +264,9 @@ class ChatApp(App[None]):
         if switch.model and choice.is_demo:
             choice.endpoint.model = switch.model
         self.choice = choice
-        await self.session.switch(choice)
-        self.session.send_reasoning = self._send_reasoning(choice.profile)
+        if self.session is not None:  # else the session is started with this choice after the first frame
+            await self.session.switch(choice)
+            self.session.send_reasoning = self._send_reasoning(choice.profile)
         self.chat_screen.status.set_endpoint(choice.profile, choice.endpoint.model)
         self.notify(f"Now answering: {choice.profile} · {choice.endpoint.model}")
 

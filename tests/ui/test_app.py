@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from typing import Any
@@ -9,12 +10,14 @@ from typing import Any
 from chatterm import locations
 from chatterm.cassette.load import load_recording
 from chatterm.cassette.summary import summarize
+from chatterm.config import load_settings
+from chatterm.resolve import choose
 from chatterm.ui.app import ChatApp
 from chatterm.ui.screens.profiles import ProfileScreen
 from chatterm.ui.screens.sessions import SessionsScreen
 from chatterm.ui.widgets.markdown_view import MarkdownView
 from tests.conftest import SEEDS, sse_capture
-from tests.faultserver import MARKDOWN_ANSWER, PARTIAL, FaultServer
+from tests.faultserver import ANSWER, MARKDOWN_ANSWER, PARTIAL, FaultServer
 from tests.ui.helpers import app_for, send, wait_for
 
 
@@ -175,6 +178,43 @@ async def test_profile_switch_mid_conversation_is_recorded(faults: FaultServer, 
         recording = load_recording(app.session.path)  # type: ignore[arg-type]
         metas = [(i.meta["profile"], i.meta["model"]) for i in recording.interactions]
         assert metas == [("ad-hoc", "fault-model"), ("local", "other-model")]
+
+
+class GatedBoot(ChatApp):
+    """The app with the step after the first frame held until the test lets it go."""
+
+    gate: asyncio.Event
+
+    async def _boot(self) -> None:
+        await self.gate.wait()
+        await super()._boot()
+
+
+async def test_a_prompt_sent_before_the_session_is_ready_is_answered(faults: FaultServer, monkeypatch: Any) -> None:
+    """The first frame comes before the HTTP stack is loaded: a prompt sent in between waits for it while the
+    screen keeps drawing, and a profile switched in between is the one that answers."""
+    monkeypatch.setenv("CHATTERM_PROFILES__LOCAL__BASE_URL", faults.url("ok"))
+    monkeypatch.setenv("CHATTERM_PROFILES__LOCAL__MODEL", "other-model")
+    monkeypatch.setenv("CHATTERM_PROFILES__LOCAL__LOCAL", "true")
+    settings = load_settings()
+    app = GatedBoot(settings, choose(settings, base_url=faults.url("think"), model="fault-model"))
+    app.gate = asyncio.Event()
+    async with app.run_test(size=(100, 30)) as pilot:
+        assert app.session is None
+        await pilot.press("ctrl+l")
+        await wait_for(pilot, lambda: isinstance(app.screen, ProfileScreen))
+        assert isinstance(app.screen, ProfileScreen)
+        app.screen._choose("local")
+        await wait_for(pilot, lambda: app.choice.profile == "local")
+        await send(pilot, app, "early")
+        await pilot.pause(0.2)
+        assert app.session is None and not app.chat_screen.messages(), "waiting for the session"
+        assert "local · other-model" in str(app.chat_screen.status.render()), "the screen goes on updating"
+        app.gate.set()
+        await wait_for(pilot, lambda: bool(app.chat_screen.messages()) and app.chat_screen.messages()[-1].finished)
+        assert app.chat_screen.messages()[-1].answer == ANSWER
+        assert faults.seen[-1].body["model"] == "other-model"
+        assert [m["content"] for m in faults.seen[-1].body["messages"]] == ["early"]
 
 
 async def test_export_and_themes(faults: FaultServer) -> None:

@@ -15,10 +15,6 @@ from textual.screen import Screen
 from textual.widgets import Footer
 from textual.worker import Worker
 
-from chatterm.cassette.load import load_recording, load_tail
-from chatterm.cassette.model import Interaction, Recording, RecordingError
-from chatterm.cassette.summary import reply_of
-from chatterm.chat import ChatSession, replay_client, request_messages, user_text
 from chatterm.conversation import Reply
 from chatterm.events import Content, Event, Reasoning, StreamWarning, ToolCallDelta
 from chatterm.export import ExportTurn
@@ -27,6 +23,9 @@ from chatterm.ui.widgets.messages import AssistantMessage, InfoMessage, UserMess
 from chatterm.ui.widgets.status import StatusLine
 
 if TYPE_CHECKING:
+    from chatterm.cassette.model import Interaction, Recording
+    from chatterm.chat import ChatSession
+    from chatterm.resolve import Choice
     from chatterm.ui.app import ChatApp
 
 
@@ -54,13 +53,16 @@ class ChatScreen(Screen[None]):
 
     app: ChatApp
 
-    def __init__(self, session: ChatSession, show_reasoning: bool = True) -> None:
+    def __init__(self, choice: Choice, show_reasoning: bool = True) -> None:
         super().__init__()
-        self.session = session
+        self.session: ChatSession | None = None
+        """Attached by the app once its HTTP stack is imported, after the first frame (see `ready`)."""
+        self._attached = asyncio.Event()
         self.show_reasoning = show_reasoning
         self.conversation_view = VerticalScroll(id="conversation")
         self.composer = Composer()
         self.status = StatusLine()
+        self.status.set_endpoint(choice.profile, choice.endpoint.model)
         self._worker: Worker[None] | None = None
         self.turns: list[ExportTurn] = []
         """Every turn of this conversation as shown, including those no longer mounted."""
@@ -76,8 +78,17 @@ class ChatScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.conversation_view.anchor()
-        self.status.set_endpoint(self.session.choice.profile, self.session.choice.endpoint.model)
         self.composer.focus()
+
+    def attach(self, session: ChatSession) -> None:
+        self.session = session
+        self._attached.set()
+
+    async def ready(self) -> ChatSession:
+        """The session, once attached: a prompt sent in the first instants after start-up waits for it."""
+        await self._attached.wait()
+        assert self.session is not None
+        return self.session
 
     @property
     def streaming(self) -> bool:
@@ -89,15 +100,22 @@ class ChatScreen(Screen[None]):
     async def info(self, text: str) -> None:
         await self.conversation_view.mount(InfoMessage(text))
 
-    async def on_composer_submitted(self, event: Composer.Submitted) -> None:
+    def on_composer_submitted(self, event: Composer.Submitted) -> None:
+        self._submit(event.text)
+
+    @work(group="submit")
+    async def _submit(self, text: str) -> None:
+        """Send a prompt. In a worker, not the message handler: right after start-up it waits for the session,
+        which is attached after the first frame, and the screen must go on drawing meanwhile."""
+        session = await self.ready()
         if self._history is not None:  # a long session still loading: the history must be whole first
             await self._history
             self._history = None
         if self.streaming:
             self.notify("An answer is still streaming: Escape stops it.", severity="warning")
             return
-        self.session.add_prompt(event.text)
-        await self._add_prompt(event.text)
+        session.add_prompt(text)
+        await self._add_prompt(text)
         await self._start_answer()
 
     async def _add_prompt(self, text: str) -> None:
@@ -132,7 +150,8 @@ class ChatScreen(Screen[None]):
     @work(exclusive=True, group="answer")
     async def _answer(self, message: AssistantMessage) -> None:
         self.status.begin()
-        await self._stream_into(message, self.session.stream())
+        session = await self.ready()
+        await self._stream_into(message, session.stream())
 
     async def _stream_into(self, message: AssistantMessage, events: AsyncIterator[Event]) -> Reply:
         """Feed one answer's events into its message; a stop keeps the partial answer."""
@@ -171,6 +190,8 @@ class ChatScreen(Screen[None]):
 
     async def _show_at_once(self, recording: Recording, earlier: int = 0) -> None:
         """A recording shown finished: only the last MAX_MOUNTED_TURNS mounted (`earlier` turns not loaded)."""
+        from chatterm.cassette.summary import reply_of
+
         interactions = recording.interactions
         first_shown = max(len(interactions) - MAX_MOUNTED_TURNS, 0)
         widgets = []
@@ -203,7 +224,7 @@ class ChatScreen(Screen[None]):
     async def action_retry(self) -> None:
         if self.streaming:
             return
-        if not self.session.prepare_retry():
+        if self.session is None or not self.session.prepare_retry():
             self.notify("Nothing to retry.", severity="warning")
             return
         await self._start_answer()
@@ -222,6 +243,9 @@ class ChatScreen(Screen[None]):
     @work(exclusive=True, group="answer")
     async def open_path(self, path: Path, speed: float, instant: bool) -> None:
         """Open a recording from disk; shown at once, a long one is on screen before its history has loaded."""
+        from chatterm.cassette.load import load_recording, load_tail
+
+        session = await self.ready()
         if not instant:
             recording = await asyncio.to_thread(load_recording, path)
             self.replay(recording, speed, instant)
@@ -230,12 +254,16 @@ class ChatScreen(Screen[None]):
         await self._show_at_once(tail, earlier=total - len(tail.interactions))
         await self.info("Replay finished. Type to continue the conversation live.")
         if total == len(tail.interactions):
-            self.session.load_history(tail)
+            session.load_history(tail)
         else:
             self._history = asyncio.ensure_future(self._load_history(path, tail))
 
     async def _load_history(self, path: Path, tail: Recording) -> None:
         """The rest of a long recording, for the history, the session file and export."""
+        from chatterm.cassette.load import load_recording
+        from chatterm.cassette.model import RecordingError
+
+        session = await self.ready()
         await asyncio.sleep(0.05)  # let the screen show what is there before the rest is parsed
         try:
             recording = await asyncio.to_thread(load_recording, path)
@@ -244,17 +272,20 @@ class ChatScreen(Screen[None]):
             recording = tail
         turns = await asyncio.to_thread(_export_turns, recording)
         self.turns[:0] = turns[: len(turns) - len(tail.interactions)]  # the tail's turns are there already
-        self.session.load_history(recording)
+        session.load_history(recording)
 
     @work(exclusive=True, group="answer")
     async def replay(self, recording: Recording, speed: float, instant: bool) -> None:
         """Re-stream every recorded answer at its pace (or show them at once), then let the user go on live."""
+        from chatterm.chat import replay_client, request_messages, user_text
+
+        session = await self.ready()
         if instant:
             await self._show_at_once(recording)
-            self.session.load_history(recording)
+            session.load_history(recording)
             await self.info("Replay finished. Type to continue the conversation live.")
             return
-        client = replay_client(recording, speed, instant, self.session.choice)
+        client = replay_client(recording, speed, instant, session.choice)
         try:
             for interaction in recording.interactions:
                 await self._add_prompt(user_text(interaction))
@@ -264,14 +295,18 @@ class ChatScreen(Screen[None]):
                 await self._stream_into(message, client.stream(request_messages(interaction)))
         finally:
             await client.aclose()
-        self.session.load_history(recording)
+        session.load_history(recording)
         await self.info("Replay finished. Type to continue the conversation live.")
 
 
 def _export_turn(interaction: Interaction, reply: Reply) -> ExportTurn:
+    from chatterm.chat import user_text
+
     notice = reply.error.message if reply.error else None
     return ExportTurn(user_text(interaction), reply.content, reply.reasoning, notice)
 
 
 def _export_turns(recording: Recording) -> list[ExportTurn]:
+    from chatterm.cassette.summary import reply_of
+
     return [_export_turn(interaction, reply_of(interaction)) for interaction in recording.interactions]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -10,7 +11,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Input, Label
 
-from chatterm.sessions import SessionInfo
+if TYPE_CHECKING:
+    from chatterm.sessions import SessionInfo
 
 
 def _clip(text: str, width: int = 48) -> str:

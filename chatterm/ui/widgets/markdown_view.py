@@ -15,7 +15,6 @@ from __future__ import annotations
 import re
 import time
 
-from rich.markdown import Markdown as RichMarkdown
 from rich.segment import Segment
 from textual.geometry import Region, Size
 from textual.strip import Strip
@@ -151,6 +150,8 @@ class MarkdownView(Widget):
     def _render_text(self, text: str) -> list[Strip]:
         if not text.strip():
             return []
+        from rich.markdown import Markdown as RichMarkdown  # imported after the first frame (see ui.app)
+
         console = self.app.console
         options = console.options.update(width=max(self._width, 1), height=None)
         theme = "monokai" if self.app.current_theme.dark else "default"

@@ -1,0 +1,48 @@
+"""Where and how to ask: the endpoint a provider profile resolves to, and the request it is sent.
+
+Kept apart from the client so that choosing a profile does not import the HTTP stack (start-up time).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from chatterm import __version__
+
+
+@dataclass
+class Endpoint:
+    """Where and how to ask: what a provider profile resolves to."""
+
+    base_url: str
+    model: str
+    api_key: str | None = None
+    headers: dict[str, str] = field(default_factory=dict)
+    params: dict[str, Any] = field(default_factory=dict)
+    think_tags: bool = True
+    connect_timeout: float = 10.0
+    read_timeout: float = 300.0
+    stream_usage: bool = True
+
+    @property
+    def chat_url(self) -> str:
+        return self.base_url.rstrip("/") + "/chat/completions"
+
+    def request_body(self, messages: list[dict[str, Any]], model: str | None = None) -> dict[str, Any]:
+        body: dict[str, Any] = {"model": model or self.model, "messages": messages, "stream": True}
+        if self.stream_usage:
+            body["stream_options"] = {"include_usage": True}
+        body.update(self.params)
+        return body
+
+    def request_headers(self) -> dict[str, str]:
+        headers = {
+            "Accept": "text/event-stream",
+            "Accept-Encoding": "identity",
+            "User-Agent": f"chatterm/{__version__}",
+        }
+        if self.api_key:
+            headers["Authorization"] = f"Bearer {self.api_key}"
+        headers.update(self.headers)
+        return headers
