@@ -60,3 +60,35 @@ async def test_update_and_resize() -> None:
         view.update("just this")
         await pilot.pause()
         assert view.source == "just this" and [s.text.strip() for s in view.lines] == ["just this"]
+
+
+async def test_streamed_lines_match_one_plain_render() -> None:
+    """Chunking is invisible: the non-blank lines are those of rendering the whole document at once."""
+    from rich.markdown import Markdown
+
+    app = Host()
+    async with app.run_test(size=(80, 80)) as pilot:
+        view = app.query_one("#pieces", MarkdownView)
+        for at in range(0, len(DOCUMENT), 7):
+            view.append(DOCUMENT[at : at + 7])
+        await pilot.pause()
+        options = app.console.options.update(width=view._width, height=None)
+        plain = app.console.render_lines(Markdown(DOCUMENT, code_theme="monokai"), options, pad=True)
+        expected = ["".join(s.text for s in line).rstrip() for line in plain]
+        assert [s.text.rstrip() for s in view.lines if s.text.strip()] == [e for e in expected if e.strip()]
+
+
+async def test_finished_blocks_freeze_while_a_list_stays_open() -> None:
+    """A block that cannot continue the one before is frozen at once, several per append included (else the open
+    chunk, re-rendered at every block, grows with the answer); a list with an indented continuation stays open."""
+    app = Host()
+    async with app.run_test(size=(80, 40)) as pilot:
+        view = app.query_one("#pieces", MarkdownView)
+        view.append("- item\n\n## One\n\n paragraph one\n\n## Two\n\n paragraph two\n\n")
+        view.append("last")
+        await pilot.pause()
+        assert view._frozen == ["- item\n\n", "## One\n\n", " paragraph one\n\n", "## Two\n\n", " paragraph two\n\n"]
+        view.update("")
+        view.append("1. first\n\n   more of the first\n\n2. second\n\n")
+        view.append("   more of the second")
+        assert view._frozen == [] and view._open == "1. first\n\n   more of the first\n\n2. second\n\n"

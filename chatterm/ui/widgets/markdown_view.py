@@ -8,26 +8,29 @@ frame grows with the answer. Here the source is split at block boundaries (blank
 - the tail: the block being written, re-rendered when it grows.
 
 So a frame costs the tail, whatever the length of the answer, and only the lines that changed are repainted.
+
+Growing the widget is what costs most: a taller answer reflows and scrolls the whole view, and every line on
+screen is repainted. So while an answer streams, the widget grows by GROWTH_ROOM lines at a time and the new
+lines are written into that room as they come: one full repaint per few lines rather than one per line.
+`fit_height()` gives it its exact height when the answer ends.
 """
 
 from __future__ import annotations
 
 import re
-import time
 
 from rich.segment import Segment
 from textual.geometry import Region, Size
 from textual.strip import Strip
-from textual.timer import Timer
 from textual.widget import Widget
 
-LAYOUT_INTERVAL = 0.1
-"""Seconds between height changes while streaming. Growing the answer reflows and scrolls the whole view (every
-line on screen is repainted), so growth is applied at most this often; lines already shown update every frame."""
+GROWTH_ROOM = 4
+"""Blank lines added below a streaming answer each time it outgrows its height (see the module docstring)."""
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-_CONTINUES = re.compile(r"^(\s+|[-*+] |\d+[.)] |>)")
-"""A next block starting like this may belong to the block before (a list, a quote): not a place to freeze."""
+_ITEM = re.compile(r"^ {0,3}([-*+] |\d+[.)] |>)", re.MULTILINE)
+"""A list item or a quote: a next block starting like this may continue the one before, and so may an indented
+block after a list or quote. Anything else starts afresh, so what came before can be frozen."""
 
 
 class MarkdownView(Widget):
@@ -54,9 +57,9 @@ class MarkdownView(Widget):
         self._tail_start = 0
         self._blank = Strip.blank(0)
         self._laid_out = 0
-        """The line count of the last layout (the height the widget has on screen)."""
-        self._last_layout = 0.0
-        self._layout_timer: Timer | None = None
+        """The height the widget has on screen (its last layout)."""
+        self._room = 0
+        """The height asked for while streaming: the lines so far and room to grow into."""
         if source:
             self.append(source)
 
@@ -69,6 +72,7 @@ class MarkdownView(Widget):
         self._source, self._frozen, self._open, self._tail, self._in_fence = "", [], "", "", False
         self._frozen_lines, self._frozen_count = [], 0
         self._open_strips, self._tail_strips = None, None
+        self._room = 0
         self.append(source)
         self.refresh(layout=True)
 
@@ -78,37 +82,29 @@ class MarkdownView(Widget):
             return
         self._source += text
         self._tail += text
-        before = self.line_count
         self._settle()
         self._tail_strips = None
-        if self._width:
-            self._assemble()
         if not self._width:
-            self.layout_now()
+            self.refresh(layout=True)
             return
-        start = self._tail_start
-        if start < self._laid_out:  # repaint the lines on screen that changed
+        self._assemble()
+        if self.line_count > self._laid_out:  # outgrown: grow, with room for the next lines
+            self._room = self.line_count + GROWTH_ROOM
+            self.refresh(layout=True)
+        elif self._tail_start < self._laid_out:  # repaint only the lines that changed
+            start = self._tail_start
             self.refresh(Region(0, start, self._width, self._laid_out - start))
-        if self.line_count != before and self.line_count != self._laid_out:
-            wait = self._last_layout + LAYOUT_INTERVAL - time.monotonic()
-            if wait <= 0:
-                self.layout_now()
-            elif self._layout_timer is None:
-                self._layout_timer = self.set_timer(wait, self.layout_now)
 
-    def layout_now(self) -> None:
-        """Give the widget its full height now (the end of an answer does not wait)."""
-        if self._layout_timer is not None:
-            self._layout_timer.stop()
-            self._layout_timer = None
-        self._last_layout = time.monotonic()
+    def fit_height(self) -> None:
+        """The answer is complete: give the widget exactly the height of its lines."""
+        self._room = 0
         self.refresh(layout=True)
 
     # -- splitting ------------------------------------------------------------------------------------------
 
     def _settle(self) -> None:
-        """Move complete blocks from the tail to the open chunk, and freeze the open chunk when it is safe."""
-        boundary = -1
+        """Move complete blocks from the tail to the open chunk, freezing the open chunk wherever it is safe."""
+        boundaries = []
         in_fence = self._in_fence
         position = 0
         for line in self._tail.splitlines(keepends=True):
@@ -116,17 +112,29 @@ class MarkdownView(Widget):
             if _FENCE.match(line):
                 in_fence = not in_fence
             elif not in_fence and not line.strip() and line.endswith("\n"):
-                boundary = end
+                boundaries.append(end)
             position = end
-        if boundary <= 0:
+        if not boundaries:
+            following = self._tail.lstrip("\n")
+            if self._open and following and not self._continues(following):
+                self._freeze()  # the open chunk waited for the start of the next block
             return
-        settled, self._tail = self._tail[:boundary], self._tail[boundary:]
+        settled, self._tail = self._tail[: boundaries[-1]], self._tail[boundaries[-1] :]
         self._in_fence = False
-        self._open += settled
         self._open_strips = None
-        next_line = self._tail.lstrip("\n")
-        if next_line and not _CONTINUES.match(next_line):
-            self._freeze()
+        start = 0
+        for end in boundaries:  # block by block: whether to freeze depends on the block that follows each
+            self._open += settled[start:end]
+            start = end
+            following = settled[end : end + 200].lstrip("\n") or self._tail.lstrip("\n")
+            if following and not self._continues(following):
+                self._freeze()
+
+    def _continues(self, next_line: str) -> bool:
+        """Whether a block starting with `next_line` may belong to the open chunk (the same list or quote)."""
+        if _ITEM.match(next_line):
+            return True
+        return next_line[0] in " \t" and _ITEM.search(self._open) is not None
 
     def _freeze(self) -> None:
         """The open chunk is final: render it once and add it to the frozen lines."""
@@ -200,7 +208,7 @@ class MarkdownView(Widget):
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         self._set_width(width)
-        self._laid_out = self.line_count
+        self._laid_out = max(self.line_count, self._room)
         return self._laid_out
 
     def render_line(self, y: int) -> Strip:

@@ -170,7 +170,7 @@ class AssistantMessage(Vertical):
         await self.flush()
         if self.markdown.source != neutralize(self.answer):
             self.markdown.update(neutralize(self.answer))
-        self.markdown.layout_now()
+        self.markdown.fit_height()
         if self.reasoning_started is not None:
             if self.reasoning_seconds is None:
                 self.reasoning_seconds = time.monotonic() - self.reasoning_started
