@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import re
 
+from rich.console import RenderableType
 from rich.segment import Segment
+from rich.text import Text
 from textual.geometry import Region, Size
 from textual.strip import Strip
 from textual.widget import Widget
@@ -155,16 +157,19 @@ class MarkdownView(Widget):
 
     # -- rendering --------------------------------------------------------------------------------------------
 
+    def renderable(self, text: str) -> RenderableType:
+        """What one chunk of the text is drawn as."""
+        from rich.markdown import Markdown as RichMarkdown  # imported after the first frame (see ui.app)
+
+        theme = "monokai" if self.app.current_theme.dark else "default"
+        return RichMarkdown(text, code_theme=theme)
+
     def _render_text(self, text: str) -> list[Strip]:
         if not text.strip():
             return []
-        from rich.markdown import Markdown as RichMarkdown  # imported after the first frame (see ui.app)
-
         console = self.app.console
         options = console.options.update(width=max(self._width, 1), height=None)
-        theme = "monokai" if self.app.current_theme.dark else "default"
-        markdown = RichMarkdown(text.strip("\n"), code_theme=theme)
-        lines = console.render_lines(markdown, options, pad=True)
+        lines = console.render_lines(self.renderable(text.strip("\n")), options, pad=True)
         while lines and all(not seg.text.strip() and not (seg.style and seg.style.bgcolor) for seg in lines[-1]):
             lines.pop()  # trailing blank lines (not a code block's padding, which has a background)
         base = self.rich_style
@@ -230,3 +235,14 @@ class MarkdownView(Widget):
             width, self._width = self._width, 0
             self._set_width(width)
             self.refresh()
+
+
+class TextView(MarkdownView):
+    """Plain text that grows while it streams (the reasoning), drawn the same incremental way, word-wrapped."""
+
+    DEFAULT_CSS = """
+    TextView { height: auto; width: 1fr; }
+    """
+
+    def renderable(self, text: str) -> RenderableType:
+        return Text(text)

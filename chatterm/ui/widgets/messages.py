@@ -17,7 +17,7 @@ from textual.containers import Vertical
 from textual.widgets import Collapsible, Static
 
 from chatterm.terminal import neutralize
-from chatterm.ui.widgets.markdown_view import MarkdownView
+from chatterm.ui.widgets.markdown_view import MarkdownView, TextView
 
 FLUSH_INTERVAL = 0.04
 """Seconds between screen updates while an answer streams."""
@@ -55,13 +55,14 @@ class ReasoningPane(Collapsible):
     """
 
     def __init__(self) -> None:
-        self.body = Static("", classes="reasoning-text", markup=False)
+        self.body = TextView(classes="reasoning-text")
         super().__init__(self.body, title="Thinking…", collapsed=False)
         self.text = ""
 
     def append(self, text: str) -> None:
+        """Add reasoning; only its last paragraph is re-wrapped (it can run to thousands of tokens)."""
         self.text += text
-        self.body.update(Text(neutralize(self.text.strip("\n"))))
+        self.body.append(neutralize(text))
 
 
 class AssistantMessage(Vertical):
@@ -144,6 +145,7 @@ class AssistantMessage(Vertical):
             if self.reasoning_started is not None and self.reasoning_seconds is None:
                 self.reasoning_seconds = time.monotonic() - self.reasoning_started
                 self.reasoning_pane.collapsed = True
+                self.reasoning_pane.body.fit_height()
                 self.set_reasoning_title()
             self.markdown.append(text)
 
@@ -171,6 +173,7 @@ class AssistantMessage(Vertical):
         if self.markdown.source != neutralize(self.answer):
             self.markdown.update(neutralize(self.answer))
         self.markdown.fit_height()
+        self.reasoning_pane.body.fit_height()
         if self.reasoning_started is not None:
             if self.reasoning_seconds is None:
                 self.reasoning_seconds = time.monotonic() - self.reasoning_started
