@@ -10,6 +10,7 @@ Writes bench/RESULTS.md unless --no-write.
 from __future__ import annotations
 
 import argparse
+import compileall
 import json
 import os
 import platform
@@ -130,6 +131,11 @@ def main() -> int:
     parser.add_argument("--ready", default="Enter sends", help="text on screen when the app is ready")
     parser.add_argument("--no-write", action="store_true", help="do not write bench/RESULTS.md")
     args = parser.parse_args()
+    # Measure chatterm as installed: pip compiles an installed package's bytecode, an editable install compiles
+    # it on first import, unless PYTHONDONTWRITEBYTECODE is set (as on some CI machines): compile it here.
+    import chatterm
+
+    compileall.compile_dir(Path(chatterm.__file__).parent, quiet=1)
     scale = 0.1 if args.quick else 1.0
     n = lambda tokens: max(50, int(tokens * scale))  # noqa: E731
     command = (lambda url: args.app.replace("{base_url}", url)) if args.app else chatterm

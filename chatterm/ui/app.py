@@ -8,7 +8,6 @@ built right after it (`_boot`). A prompt typed in between waits for it (`ChatScr
 from __future__ import annotations
 
 import asyncio
-import gc
 import importlib
 import re
 from pathlib import Path
@@ -25,6 +24,7 @@ from chatterm.keys import find_key
 from chatterm.resolve import DEMO, Choice, ResolveError, choose, demo_recording
 from chatterm.state import load_state, save_state
 from chatterm.ui.commands import ChatCommands
+from chatterm.ui.memory import tune_garbage_collector
 from chatterm.ui.screens.chat import ChatScreen
 from chatterm.ui.screens.profiles import ProfileRow, ProfileScreen, Switch
 from chatterm.ui.screens.sessions import SessionsScreen
@@ -53,19 +53,6 @@ AFTER_FIRST_FRAME = (
     "rich.markdown",
 )
 """Modules the first frame does not need; imported right after it, off the event loop."""
-
-
-def tune_garbage_collector() -> None:
-    """Keep full garbage collections from pausing the stream.
-
-    A streaming frame creates many short-lived objects (strips and their caches); with the default thresholds,
-    full collections over everything Textual and chatterm built at start-up paused the event loop for 150-250 ms
-    (bench H1: frame p99 207 ms -> 25 ms). Objects that live for the whole run are moved out of the collector's
-    way once, after start-up; what is built later (pruned messages included) stays collectable.
-    """
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(5_000, 10, 10)
 
 
 class ChatApp(App[None]):

@@ -315,5 +315,8 @@ async def test_a_long_session_opens_with_its_tail_then_its_whole_history(faults:
         sent = faults.seen[-1].body["messages"]
         assert len(sent) == 241 and sent[0] == {"role": "user", "content": "question 0"}
         assert len(screen.turns) == 121 and screen.turns[0].prompt == "question 0"
+        assert len(screen.messages()) == MAX_MOUNTED_TURNS + 1, "turns leave the view at a quiet moment, not at once"
+        await wait_for(pilot, lambda: len(screen.messages()) == MAX_MOUNTED_TURNS)
+        assert "71 earlier turns" in str(screen._earlier.render())
         turns = saved_turns(app)
         assert len(turns) == 121, "the continued session file holds the whole history"

@@ -18,6 +18,7 @@ from textual.worker import Worker
 from chatterm.conversation import Reply
 from chatterm.events import Content, Event, Reasoning, StreamWarning, ToolCallDelta
 from chatterm.export import ExportTurn
+from chatterm.ui.memory import collect_when_idle
 from chatterm.ui.widgets.composer import Composer
 from chatterm.ui.widgets.messages import AssistantMessage, InfoMessage, UserMessage
 from chatterm.ui.widgets.status import StatusLine
@@ -31,6 +32,11 @@ if TYPE_CHECKING:
 
 MAX_MOUNTED_TURNS = 50
 """Turns kept on screen; older ones leave the view (they stay in the session and in the history)."""
+PRUNE_SLACK = 10
+"""Turns allowed above MAX_MOUNTED_TURNS until a quiet moment: removing turns relayouts the whole view (~80 ms
+with 50 turns), so it is done when nobody waits for the screen, or at once past this many."""
+TIDY_DELAY = 1.0
+"""Seconds after an answer ends before old turns are removed and garbage collected, if nothing streams."""
 
 
 class ChatScreen(Screen[None]):
@@ -128,12 +134,13 @@ class ChatScreen(Screen[None]):
         self.conversation_view.anchor()
         self._worker = self._answer(message)
 
-    async def _prune(self) -> None:
-        """Keep the view to the last MAX_MOUNTED_TURNS turns: the widget count is what slows a long chat."""
+    async def _prune(self, limit: int = MAX_MOUNTED_TURNS) -> None:
+        """Keep the view to the last MAX_MOUNTED_TURNS turns when more than `limit` are mounted: the widget count
+        is what slows a long chat."""
         users = list(self.conversation_view.query(UserMessage))
-        extra = len(users) - MAX_MOUNTED_TURNS
-        if extra <= 0:
+        if len(users) <= limit:
             return
+        extra = len(users) - MAX_MOUNTED_TURNS
         cut = users[extra]
         doomed = []
         for widget in self.conversation_view.children:
@@ -185,8 +192,16 @@ class ChatScreen(Screen[None]):
             if self.turns:
                 turn = self.turns[-1]
                 turn.answer, turn.reasoning, turn.notice = message.answer, message.reasoning, notice
-            await self._prune()
+            await self._prune(MAX_MOUNTED_TURNS + PRUNE_SLACK)
+            self.set_timer(TIDY_DELAY, self._tidy)
         return reply
+
+    async def _tidy(self) -> None:
+        """A quiet moment after an answer: old turns leave the view and garbage is collected."""
+        if self.streaming or not self.is_current:
+            return
+        await self._prune()
+        collect_when_idle()
 
     async def _show_at_once(self, recording: Recording, earlier: int = 0) -> None:
         """A recording shown finished: only the last MAX_MOUNTED_TURNS mounted (`earlier` turns not loaded)."""
