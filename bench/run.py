@@ -133,9 +133,9 @@ def main() -> int:
     args = parser.parse_args()
     # Measure chatterm as installed: pip compiles an installed package's bytecode, an editable install compiles
     # it on first import, unless PYTHONDONTWRITEBYTECODE is set (as on some CI machines): compile it here.
-    import chatterm
+    import chatterm as package
 
-    compileall.compile_dir(Path(chatterm.__file__).parent, quiet=1)
+    compileall.compile_dir(Path(package.__file__).parent, quiet=1)
     scale = 0.1 if args.quick else 1.0
     n = lambda tokens: max(50, int(tokens * scale))  # noqa: E731
     command = (lambda url: args.app.replace("{base_url}", url)) if args.app else chatterm
