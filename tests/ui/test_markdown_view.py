@@ -79,15 +79,16 @@ async def test_streamed_lines_match_one_plain_render() -> None:
 
 
 async def test_finished_blocks_freeze_while_a_list_stays_open() -> None:
-    """A block that cannot continue the one before is frozen at once, several per append included (else the open
-    chunk, re-rendered at every block, grows with the answer); a list with an indented continuation stays open."""
+    """Blocks that nothing after them can continue are frozen at once, several per append included, in one piece
+    (else the open chunk, re-rendered at every block, grows with the answer); a list with an indented continuation
+    stays open."""
     app = Host()
     async with app.run_test(size=(80, 40)) as pilot:
         view = app.query_one("#pieces", MarkdownView)
         view.append("- item\n\n## One\n\n paragraph one\n\n## Two\n\n paragraph two\n\n")
         view.append("last")
         await pilot.pause()
-        assert view._frozen == ["- item\n\n", "## One\n\n", " paragraph one\n\n", "## Two\n\n", " paragraph two\n\n"]
+        assert view._frozen == ["- item\n\n## One\n\n paragraph one\n\n## Two\n\n", " paragraph two\n\n"]
         view.update("")
         view.append("1. first\n\n   more of the first\n\n2. second\n\n")
         view.append("   more of the second")

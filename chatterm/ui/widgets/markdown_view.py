@@ -27,7 +27,8 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 GROWTH_ROOM = 4
-"""Blank lines added below a streaming answer each time it outgrows its height (see the module docstring)."""
+"""The fewest blank lines added below a streaming answer each time it outgrows its height (see the module
+docstring); a fast stream that outgrew it by more lines gets that much room."""
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _ITEM = re.compile(r"^ {0,3}([-*+] |\d+[.)] |>)", re.MULTILINE)
@@ -90,8 +91,8 @@ class MarkdownView(Widget):
             self.refresh(layout=True)
             return
         self._assemble()
-        if self.line_count > self._laid_out:  # outgrown: grow, with room for the next lines
-            self._room = self.line_count + GROWTH_ROOM
+        if self.line_count > self._laid_out:  # outgrown: grow, with room for as many lines again (at least a few)
+            self._room = self.line_count + max(GROWTH_ROOM, self.line_count - self._laid_out)
             self.refresh(layout=True)
         elif self._tail_start < self._laid_out:  # repaint only the lines that changed
             start = self._tail_start
@@ -105,7 +106,10 @@ class MarkdownView(Widget):
     # -- splitting ------------------------------------------------------------------------------------------
 
     def _settle(self) -> None:
-        """Move complete blocks from the tail to the open chunk, freezing the open chunk wherever it is safe."""
+        """Move complete blocks from the tail to the open chunk, and freeze what no later block can continue.
+
+        Whether a block can be frozen depends on the block after it, so each boundary is judged on its own (an
+        append can hold many blocks); what is frozen in one append is rendered in one piece."""
         boundaries = []
         in_fence = self._in_fence
         position = 0
@@ -118,35 +122,37 @@ class MarkdownView(Widget):
             position = end
         if not boundaries:
             following = self._tail.lstrip("\n")
-            if self._open and following and not self._continues(following):
-                self._freeze()  # the open chunk waited for the start of the next block
+            if self._open and following and not self._continues(following, self._open):
+                self._freeze(len(self._open))  # the open chunk waited for the start of the next block
             return
         settled, self._tail = self._tail[: boundaries[-1]], self._tail[boundaries[-1] :]
         self._in_fence = False
         self._open_strips = None
-        start = 0
-        for end in boundaries:  # block by block: whether to freeze depends on the block that follows each
-            self._open += settled[start:end]
-            start = end
+        offset, cut = len(self._open), 0
+        self._open += settled
+        for end in boundaries:
             following = settled[end : end + 200].lstrip("\n") or self._tail.lstrip("\n")
-            if following and not self._continues(following):
-                self._freeze()
+            if following and not self._continues(following, self._open[cut : offset + end]):
+                cut = offset + end
+        if cut:
+            self._freeze(cut)
 
-    def _continues(self, next_line: str) -> bool:
-        """Whether a block starting with `next_line` may belong to the open chunk (the same list or quote)."""
-        if _ITEM.match(next_line):
+    @staticmethod
+    def _continues(following: str, before: str) -> bool:
+        """Whether a block starting with `following` may belong to the blocks `before` it (a list, a quote)."""
+        if _ITEM.match(following):
             return True
-        return next_line[0] in " \t" and _ITEM.search(self._open) is not None
+        return following[0] in " \t" and _ITEM.search(before) is not None
 
-    def _freeze(self) -> None:
-        """The open chunk is final: render it once and add it to the frozen lines."""
-        if not self._open.strip():
-            self._open = ""
+    def _freeze(self, end: int) -> None:
+        """The open chunk up to `end` is final: render it once and add it to the frozen lines."""
+        chunk, self._open = self._open[:end], self._open[end:]
+        self._open_strips = None
+        if not chunk.strip():
             return
-        self._frozen.append(self._open)
+        self._frozen.append(chunk)
         if self._width:
-            self._add_frozen(self._render_text(self._open))
-        self._open, self._open_strips = "", None
+            self._add_frozen(self._render_text(chunk))
 
     def _add_frozen(self, strips: list[Strip]) -> None:
         if strips:

@@ -23,6 +23,25 @@ FLUSH_INTERVAL = 0.04
 """Seconds between screen updates while an answer streams."""
 
 
+class Accumulated:
+    """Text that grows by small pieces: appended in O(1), joined when read (`str +=` on an attribute copies the
+    whole text each time, quadratic over a long answer)."""
+
+    def __init__(self) -> None:
+        self._parts: list[str] = []
+        self._text = ""
+
+    def add(self, piece: str) -> None:
+        self._parts.append(piece)
+
+    @property
+    def text(self) -> str:
+        if self._parts:
+            self._text = "".join([self._text, *self._parts])
+            self._parts.clear()
+        return self._text
+
+
 class UserMessage(Static):
     DEFAULT_CSS = """
     UserMessage {
@@ -57,11 +76,9 @@ class ReasoningPane(Collapsible):
     def __init__(self) -> None:
         self.body = TextView(classes="reasoning-text")
         super().__init__(self.body, title="Thinking…", collapsed=False)
-        self.text = ""
 
     def append(self, text: str) -> None:
         """Add reasoning; only its last paragraph is re-wrapped (it can run to thousands of tokens)."""
-        self.text += text
         self.body.append(neutralize(text))
 
 
@@ -91,8 +108,8 @@ class AssistantMessage(Vertical):
         self.reasoning_pane = ReasoningPane()
         self.markdown = MarkdownView()
         self.notice = Static("", classes="notice", markup=False)
-        self.answer = ""
-        self.reasoning = ""
+        self._answer = Accumulated()
+        self._reasoning = Accumulated()
         self._pending_answer: list[str] = []
         self._pending_reasoning: list[str] = []
         self.started = time.monotonic()
@@ -101,6 +118,14 @@ class AssistantMessage(Vertical):
         self.finished = False
         self.preset: tuple[str | None, int | None] = (None, None)
         """The notice and reasoning token count of an answer shown finished (an opened session)."""
+
+    @property
+    def answer(self) -> str:
+        return self._answer.text
+
+    @property
+    def reasoning(self) -> str:
+        return self._reasoning.text
 
     def compose(self) -> ComposeResult:
         yield self.markdown
@@ -121,11 +146,11 @@ class AssistantMessage(Vertical):
     def add_reasoning(self, text: str) -> None:
         if self.reasoning_started is None:
             self.reasoning_started = time.monotonic()
-        self.reasoning += text
+        self._reasoning.add(text)
         self._pending_reasoning.append(text)
 
     def add_answer(self, text: str) -> None:
-        self.answer += text
+        self._answer.add(text)
         self._pending_answer.append(neutralize(text))
 
     async def flush(self) -> None:
