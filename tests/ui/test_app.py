@@ -265,6 +265,31 @@ async def test_palette_offers_the_chat_commands(faults: FaultServer) -> None:
         assert app.clipboard == "print('hi')\n"
 
 
+async def test_old_turns_leave_the_view_at_a_quiet_moment(faults: FaultServer, monkeypatch: Any) -> None:
+    """Removing turns relayouts the whole view, so it waits for a quiet moment after an answer, unless the view
+    holds PRUNE_SLACK turns too many."""
+    from chatterm.ui.screens import chat
+
+    monkeypatch.setattr(chat, "MAX_MOUNTED_TURNS", 3)
+    monkeypatch.setattr(chat, "PRUNE_SLACK", 2)
+    monkeypatch.setattr(chat, "TIDY_DELAY", 600)  # no quiet moment yet
+    app = app_for(faults.url("ok"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = app.chat_screen
+        for turn in range(6):
+            await send(pilot, app, f"turn {turn}")
+            await wait_for(pilot, lambda: not screen.streaming and screen.messages()[-1].finished)
+        assert len(screen.messages()) == 3, "past the slack: at once"
+        assert "3 earlier turns" in str(screen._earlier.render())
+        monkeypatch.setattr(chat, "TIDY_DELAY", 0.3)
+        await send(pilot, app, "turn 6")
+        await wait_for(pilot, lambda: not screen.streaming and screen.messages()[-1].finished)
+        assert len(screen.messages()) == 4, "within the slack: not at once"
+        await wait_for(pilot, lambda: len(screen.messages()) == 3)
+        assert "4 earlier turns" in str(screen._earlier.render())
+        assert len(screen.turns) == 7
+
+
 def long_session(path: Path, turns: int) -> Path:
     from chatterm.cassette.model import Interaction, Recording, Request, Response
     from chatterm.cassette.write import render
@@ -294,7 +319,7 @@ def test_load_tail_matches_a_full_load(tmp_path: Path) -> None:
 
 
 async def test_a_long_session_opens_with_its_tail_then_its_whole_history(faults: FaultServer, tmp_path: Path) -> None:
-    from chatterm.ui.screens.chat import MAX_MOUNTED_TURNS
+    from chatterm.ui.screens.chat import OPENED_TURNS
 
     path = long_session(tmp_path / "long.yaml", 120)
     app = app_for(faults.url("ok"), replay=path, speed="instant")
@@ -306,16 +331,14 @@ async def test_a_long_session_opens_with_its_tail_then_its_whole_history(faults:
             return bool(children) and "Replay finished" in str(children[-1].render())
 
         await wait_for(pilot, shown)
-        assert len(screen.messages()) == MAX_MOUNTED_TURNS
+        assert len(screen.messages()) == OPENED_TURNS
         assert screen.messages()[-1].answer == "answer 119"
-        assert "70 earlier turns" in str(screen._earlier.render())
+        assert "100 earlier turns" in str(screen._earlier.render())
         await send(pilot, app, "and now?")
         await wait_for(pilot, lambda: screen.messages()[-1].finished and screen.messages()[-1].answer[:5] == "Hello")
         sent = faults.seen[-1].body["messages"]
         assert len(sent) == 241 and sent[0] == {"role": "user", "content": "question 0"}
         assert len(screen.turns) == 121 and screen.turns[0].prompt == "question 0"
-        assert len(screen.messages()) == MAX_MOUNTED_TURNS + 1, "turns leave the view at a quiet moment, not at once"
-        await wait_for(pilot, lambda: len(screen.messages()) == MAX_MOUNTED_TURNS)
-        assert "71 earlier turns" in str(screen._earlier.render())
+        assert len(screen.messages()) == OPENED_TURNS + 1
         turns = saved_turns(app)
         assert len(turns) == 121, "the continued session file holds the whole history"

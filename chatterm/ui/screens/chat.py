@@ -35,6 +35,9 @@ MAX_MOUNTED_TURNS = 50
 PRUNE_SLACK = 10
 """Turns allowed above MAX_MOUNTED_TURNS until a quiet moment: removing turns relayouts the whole view (~80 ms
 with 50 turns), so it is done when nobody waits for the screen, or at once past this many."""
+OPENED_TURNS = 20
+"""Turns put on screen when a recording is opened or replayed at once: more than a screenful, and few enough that
+a 500-turn session is interactive in about a second (its earlier turns stay in the file and the history)."""
 TIDY_DELAY = 1.0
 """Seconds after an answer ends before old turns are removed and garbage collected, if nothing streams."""
 
@@ -134,11 +137,11 @@ class ChatScreen(Screen[None]):
         self.conversation_view.anchor()
         self._worker = self._answer(message)
 
-    async def _prune(self, limit: int = MAX_MOUNTED_TURNS) -> None:
-        """Keep the view to the last MAX_MOUNTED_TURNS turns when more than `limit` are mounted: the widget count
-        is what slows a long chat."""
+    async def _prune(self, slack: int = 0) -> None:
+        """Keep the view to the last MAX_MOUNTED_TURNS turns when more than `slack` turns above it are mounted: the
+        widget count is what slows a long chat."""
         users = list(self.conversation_view.query(UserMessage))
-        if len(users) <= limit:
+        if len(users) <= MAX_MOUNTED_TURNS + slack:
             return
         extra = len(users) - MAX_MOUNTED_TURNS
         cut = users[extra]
@@ -192,7 +195,7 @@ class ChatScreen(Screen[None]):
             if self.turns:
                 turn = self.turns[-1]
                 turn.answer, turn.reasoning, turn.notice = message.answer, message.reasoning, notice
-            await self._prune(MAX_MOUNTED_TURNS + PRUNE_SLACK)
+            await self._prune(PRUNE_SLACK)
             self.set_timer(TIDY_DELAY, self._tidy)
         return reply
 
@@ -204,11 +207,11 @@ class ChatScreen(Screen[None]):
         collect_when_idle()
 
     async def _show_at_once(self, recording: Recording, earlier: int = 0) -> None:
-        """A recording shown finished: only the last MAX_MOUNTED_TURNS mounted (`earlier` turns not loaded)."""
+        """A recording shown finished: only the last OPENED_TURNS mounted (`earlier` turns not loaded)."""
         from chatterm.cassette.summary import reply_of
 
         interactions = recording.interactions
-        first_shown = max(len(interactions) - MAX_MOUNTED_TURNS, 0)
+        first_shown = max(len(interactions) - OPENED_TURNS, 0)
         widgets = []
         for number, interaction in enumerate(interactions):
             reply = reply_of(interaction)
@@ -265,7 +268,7 @@ class ChatScreen(Screen[None]):
             recording = await asyncio.to_thread(load_recording, path)
             self.replay(recording, speed, instant)
             return
-        tail, total = await asyncio.to_thread(load_tail, path, MAX_MOUNTED_TURNS)
+        tail, total = await asyncio.to_thread(load_tail, path, OPENED_TURNS)
         await self._show_at_once(tail, earlier=total - len(tail.interactions))
         await self.info("Replay finished. Type to continue the conversation live.")
         if total == len(tail.interactions):
