@@ -209,8 +209,9 @@ def main() -> int:
         "",
     )
     add("H1 final Markdown source == answer", str(h1["source_ok"]), "", "True")
-    add("startup: first frame", f"{first_frame(chatterm('http://127.0.0.1:9/v1')):.2f} s", "", "<= 0.5 s")
-    add("startup: chatterm --version", f"{version_time():.3f} s", "", "<= 0.2 s")
+    frames = [first_frame(chatterm("http://127.0.0.1:9/v1")) for _ in range(5)]
+    add("startup: first frame (median of 5)", f"{statistics.median(frames):.2f} s", "", "<= 0.5 s")
+    add("startup: chatterm --version (median of 5)", f"{version_time():.3f} s", "", "<= 0.2 s")
     session = Path(tempfile.mkdtemp()) / "session.yaml"
     big_session(500 if not args.quick else 50, session)
     opened = open_session(session)
