@@ -27,8 +27,8 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 GROWTH_ROOM = 4
-"""The fewest blank lines added below a streaming answer each time it outgrows its height (see the module
-docstring); a fast stream that outgrew it by more lines gets that much room."""
+"""Blank lines added below a streaming answer each time it outgrows its height (see the module docstring). Few:
+the view follows the end of the answer, so the room is blank space on screen until it fills."""
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _ITEM = re.compile(r"^ {0,3}([-*+] |\d+[.)] |>)", re.MULTILINE)
@@ -91,8 +91,8 @@ class MarkdownView(Widget):
             self.refresh(layout=True)
             return
         self._assemble()
-        if self.line_count > self._laid_out:  # outgrown: grow, with room for as many lines again (at least a few)
-            self._room = self.line_count + max(GROWTH_ROOM, self.line_count - self._laid_out)
+        if self.line_count > self._laid_out:  # outgrown: grow, with room for the next lines
+            self._room = self.line_count + GROWTH_ROOM
             self.refresh(layout=True)
         elif self._tail_start < self._laid_out:  # repaint only the lines that changed
             start = self._tail_start
