@@ -19,8 +19,9 @@ from textual.widgets import Collapsible, Static
 from chatterm.terminal import neutralize
 from chatterm.ui.widgets.markdown_view import MarkdownView, TextView
 
-FLUSH_INTERVAL = 0.04
-"""Seconds between screen updates while an answer streams."""
+FLUSH_INTERVAL = 0.05
+"""Seconds between screen updates while an answer streams: 20 a second, smooth to the eye, and half the work of
+each frame scales with how often it comes (bench S2: 40 ms -> 50 ms, about a tenth less CPU)."""
 
 
 class Accumulated:
@@ -176,7 +177,8 @@ class AssistantMessage(Vertical):
 
     def _title_thinking(self) -> None:
         if self.reasoning_seconds is None and self.reasoning_started is not None:
-            self.reasoning_pane.title = f"Thinking… {time.monotonic() - self.reasoning_started:.1f} s"
+            # whole seconds: each new title relayouts the screen, so it changes once a second, not every frame
+            self.reasoning_pane.title = f"Thinking… {time.monotonic() - self.reasoning_started:.0f} s"
 
     def set_reasoning_title(self, reasoning_tokens: int | None = None) -> None:
         if self.reasoning_started is None:

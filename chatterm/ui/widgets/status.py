@@ -71,4 +71,4 @@ class StatusLine(Static):
             if self.usage.reasoning_tokens:
                 usage += f" · reasoning {self.usage.reasoning_tokens}"
             parts.append(usage)
-        self.update(Text("  │  ".join(parts)))
+        self.update(Text("  │  ".join(parts)), layout=False)  # one line, full width: a redraw, never a relayout
