@@ -193,7 +193,7 @@ class ChatApp(App[None]):
         if path is None:
             return
         try:
-            load_tail(path, 1)  # a file that cannot be opened is said here, before the chat is replaced
+            await asyncio.to_thread(load_tail, path, 1)  # said here, before the chat is replaced
         except RecordingError as exc:
             self.notify(str(exc), severity="error")
             return

@@ -24,25 +24,6 @@ FLUSH_INTERVAL = 0.05
 each frame scales with how often it comes (bench S2: 40 ms -> 50 ms, about a tenth less CPU)."""
 
 
-class Accumulated:
-    """Text that grows by small pieces: appended in O(1), joined when read (`str +=` on an attribute copies the
-    whole text each time, quadratic over a long answer)."""
-
-    def __init__(self) -> None:
-        self._parts: list[str] = []
-        self._text = ""
-
-    def add(self, piece: str) -> None:
-        self._parts.append(piece)
-
-    @property
-    def text(self) -> str:
-        if self._parts:
-            self._text = "".join([self._text, *self._parts])
-            self._parts.clear()
-        return self._text
-
-
 class UserMessage(Static):
     DEFAULT_CSS = """
     UserMessage {
@@ -109,8 +90,9 @@ class AssistantMessage(Vertical):
         self.reasoning_pane = ReasoningPane()
         self.markdown = MarkdownView()
         self.notice = Static("", classes="notice", markup=False)
-        self._answer = Accumulated()
-        self._reasoning = Accumulated()
+        self._answer_parts: list[str] = []
+        self._reasoning_parts: list[str] = []
+        """Joined when read, as `Reply` does: `str +=` on an attribute copies the whole text per token."""
         self._pending_answer: list[str] = []
         self._pending_reasoning: list[str] = []
         self.started = time.monotonic()
@@ -122,11 +104,11 @@ class AssistantMessage(Vertical):
 
     @property
     def answer(self) -> str:
-        return self._answer.text
+        return "".join(self._answer_parts)
 
     @property
     def reasoning(self) -> str:
-        return self._reasoning.text
+        return "".join(self._reasoning_parts)
 
     def compose(self) -> ComposeResult:
         yield self.markdown
@@ -147,11 +129,11 @@ class AssistantMessage(Vertical):
     def add_reasoning(self, text: str) -> None:
         if self.reasoning_started is None:
             self.reasoning_started = time.monotonic()
-        self._reasoning.add(text)
+        self._reasoning_parts.append(text)
         self._pending_reasoning.append(text)
 
     def add_answer(self, text: str) -> None:
-        self._answer.add(text)
+        self._answer_parts.append(text)
         self._pending_answer.append(neutralize(text))
 
     async def flush(self) -> None:
