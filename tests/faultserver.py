@@ -44,6 +44,8 @@ MARKDOWN += ["- one\n", "- two\n"]
 MARKDOWN_ANSWER = "".join(MARKDOWN)
 LONG_WORDS = [f"word{n} " for n in range(400)]
 LONG_ANSWER = "".join(LONG_WORDS)
+LINES = [f"Line {n}.\n\n" for n in range(120)]
+"""An answer many screens tall, one paragraph per event (`gap` apart): for following the text as it grows."""
 
 
 @dataclass
@@ -161,6 +163,12 @@ class FaultServer:
             return
         await self._begin(writer)
         await self._stream_words(writer, LONG_WORDS, gap=self.gap)
+        await self._send(writer, chunk(finish="stop") + DONE)
+        await self._end(writer)
+
+    async def _lines(self, writer: asyncio.StreamWriter) -> None:
+        await self._begin(writer)
+        await self._stream_words(writer, LINES, gap=self.gap)
         await self._send(writer, chunk(finish="stop") + DONE)
         await self._end(writer)
 

@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer
 from textual.worker import Worker
@@ -20,6 +19,7 @@ from chatterm.events import Content, Event, Reasoning, StreamWarning, ToolCallDe
 from chatterm.export import ExportTurn
 from chatterm.ui.memory import collect_when_idle
 from chatterm.ui.widgets.composer import Composer
+from chatterm.ui.widgets.conversation import ConversationView
 from chatterm.ui.widgets.messages import AssistantMessage, InfoMessage, UserMessage
 from chatterm.ui.widgets.status import StatusLine
 
@@ -45,7 +45,7 @@ TIDY_DELAY = 1.0
 class ChatScreen(Screen[None]):
     DEFAULT_CSS = """
     ChatScreen { layout: vertical; }
-    #conversation { height: 1fr; padding: 0 1; scrollbar-size-vertical: 1; }
+    #conversation { height: 1fr; padding: 0; scrollbar-size-vertical: 1; }
     """
 
     BINDINGS = [
@@ -68,7 +68,7 @@ class ChatScreen(Screen[None]):
         """Attached by the app once its HTTP stack is imported, after the first frame (see `ready`)."""
         self._attached = asyncio.Event()
         self.show_reasoning = show_reasoning
-        self.conversation_view = VerticalScroll(id="conversation")
+        self.conversation_view = ConversationView(id="conversation")
         self.composer = Composer()
         self.status = StatusLine()
         self.status.set_endpoint(choice.profile, choice.endpoint.model)
@@ -132,10 +132,14 @@ class ChatScreen(Screen[None]):
         await self.conversation_view.mount(UserMessage(text))
 
     async def _start_answer(self) -> None:
+        self._worker = self._answer(await self._mount_answer())
+
+    async def _mount_answer(self) -> AssistantMessage:
+        """The message an answer streams into, at the end of the view, which follows it."""
         message = AssistantMessage(show_reasoning=self.show_reasoning)
         await self.conversation_view.mount(message)
-        self.conversation_view.anchor()
-        self._worker = self._answer(message)
+        self.conversation_view.follow()
+        return message
 
     async def _prune(self, slack: int = 0) -> None:
         """Keep the view to the last MAX_MOUNTED_TURNS turns when more than `slack` turns above it are mounted: the
@@ -191,6 +195,7 @@ class ChatScreen(Screen[None]):
                 notice = f"{reply.error.message} · Ctrl+R retries"
             reasoning_tokens = reply.usage.reasoning_tokens if reply.usage else None
             await message.finish(notice=notice, stopped=stopped, reasoning_tokens=reasoning_tokens)
+            self.conversation_view.stop_following()
             self.status.end("stopped" if stopped else ("error" if reply.error else "ready"), reply.usage)
             if self.turns:
                 turn = self.turns[-1]
@@ -307,8 +312,7 @@ class ChatScreen(Screen[None]):
         try:
             for interaction in recording.interactions:
                 await self._add_prompt(user_text(interaction))
-                message = AssistantMessage(show_reasoning=self.show_reasoning)
-                await self.conversation_view.mount(message)
+                message = await self._mount_answer()
                 self.status.begin()
                 await self._stream_into(message, client.stream(request_messages(interaction)))
         finally:

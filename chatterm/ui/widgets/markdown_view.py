@@ -9,10 +9,11 @@ frame grows with the answer. Here the source is split at block boundaries (blank
 
 So a frame costs the tail, whatever the length of the answer, and only the lines that changed are repainted.
 
-Growing the widget is what costs most: a taller answer reflows and scrolls the whole view, and every line on
-screen is repainted. So while an answer streams, the widget grows by GROWTH_ROOM lines at a time and the new
-lines are written into that room as they come: one full repaint per few lines rather than one per line.
-`fit_height()` gives it its exact height when the answer ends.
+Growing the widget is what costs most: a taller answer relayouts the whole screen and every line on it is
+repainted. So while an answer streams, the widget grows a screen's height at a time and the new lines are
+written into that room as they come; the conversation follows the end of the text, not the end of the widget
+(`ConversationView`), told by an `Appended` message. `fit_height()` gives the widget its exact height when the
+answer ends.
 """
 
 from __future__ import annotations
@@ -23,12 +24,13 @@ from rich.console import RenderableType
 from rich.segment import Segment
 from rich.text import Text
 from textual.geometry import Region, Size
+from textual.message import Message
 from textual.strip import Strip
 from textual.widget import Widget
 
-GROWTH_ROOM = 4
-"""Blank lines added below a streaming answer each time it outgrows its height (see the module docstring). Few:
-the view follows the end of the answer, so the room is blank space on screen until it fills."""
+GROWTH_ROOM = 16
+"""Lines of room, at least, added below a streaming text each time it outgrows its height (a screen's height
+when the screen is taller): one relayout per screenful of text."""
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _ITEM = re.compile(r"^ {0,3}([-*+] |\d+[.)] |>)", re.MULTILINE)
@@ -40,6 +42,13 @@ class MarkdownView(Widget):
     DEFAULT_CSS = """
     MarkdownView { height: auto; width: 1fr; }
     """
+
+    class Appended(Message):
+        """Text was added and the number of lines changed (a view that follows the text needs to know)."""
+
+        def __init__(self, view: MarkdownView) -> None:
+            super().__init__()
+            self.view = view
 
     def __init__(self, source: str = "", *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
@@ -63,6 +72,8 @@ class MarkdownView(Widget):
         """The height the widget has on screen (its last layout)."""
         self._room = 0
         """The height asked for while streaming: the lines so far and room to grow into."""
+        self._drawn = 0
+        """How many lines were drawn at the last append (a tail can get shorter: its old lines are repainted)."""
         if source:
             self.append(source)
 
@@ -89,14 +100,24 @@ class MarkdownView(Widget):
         self._tail_strips = None
         if not self._width:
             self.refresh(layout=True)
+            self._tell_appended()
             return
         self._assemble()
-        if self.line_count > self._laid_out:  # outgrown: grow, with room for the next lines
-            self._room = self.line_count + GROWTH_ROOM
+        lines = self.line_count
+        if lines > self._laid_out:  # outgrown: grow, with room for the next lines
+            self._room = lines + max(GROWTH_ROOM, self.screen.size.height)
             self.refresh(layout=True)
         elif self._tail_start < self._laid_out:  # repaint only the lines that changed
             start = self._tail_start
-            self.refresh(Region(0, start, self._width, self._laid_out - start))
+            end = min(max(lines, self._drawn), self._laid_out)
+            self.refresh(Region(0, start, self._width, end - start))
+        if lines != self._drawn:
+            self._drawn = lines
+            self._tell_appended()
+
+    def _tell_appended(self) -> None:
+        # sent as from this view: Textual stops a message bubbling past a parent that sent it (the parent feeds it)
+        self.post_message(self.Appended(self).set_sender(self))
 
     def fit_height(self) -> None:
         """The answer is complete: give the widget exactly the height of its lines."""

@@ -10,6 +10,7 @@ and escape sequences become visible symbols, never terminal commands.
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -27,7 +28,7 @@ each frame scales with how often it comes (bench S2: 40 ms -> 50 ms, about a ten
 class UserMessage(Static):
     DEFAULT_CSS = """
     UserMessage {
-        margin: 1 0 0 0;
+        margin: 1 1 0 1;
         padding: 0 1;
         border-left: thick $primary;
         background: $boost;
@@ -50,9 +51,9 @@ class ReasoningPane(Collapsible):
         border: none;
         background: transparent;
     }
-    ReasoningPane > Contents { padding: 0 0 0 2; }
-    ReasoningPane .reasoning-text { color: $text-muted; }
-    ReasoningPane CollapsibleTitle { color: $secondary; padding: 0; }
+    ReasoningPane > Contents { padding: 0; }
+    ReasoningPane .reasoning-text { color: $text-muted; padding: 0 2 0 4; }
+    ReasoningPane CollapsibleTitle { color: $secondary; padding: 0; margin: 0 2; }
     """
 
     def __init__(self) -> None:
@@ -62,6 +63,14 @@ class ReasoningPane(Collapsible):
     def append(self, text: str) -> None:
         """Add reasoning; only its last paragraph is re-wrapped (it can run to thousands of tokens)."""
         self.body.append(neutralize(text))
+
+    def scroll_visible(self, *args: Any, **kwargs: Any) -> None:
+        """A Collapsible scrolls itself into view when it opens or closes: not while its answer streams, when the
+        conversation follows the text (the pane closes as the answer starts)."""
+        message = self.parent
+        if isinstance(message, AssistantMessage) and not message.finished:
+            return
+        super().scroll_visible(*args, **kwargs)
 
 
 class AssistantMessage(Vertical):
@@ -75,10 +84,10 @@ class AssistantMessage(Vertical):
     AssistantMessage {
         height: auto;
         margin: 1 0 0 0;
-        padding: 0 1;
+        padding: 0;
     }
-    AssistantMessage > MarkdownView { margin: 0; padding: 0; }
-    AssistantMessage > .notice { color: $error; }
+    AssistantMessage > MarkdownView { margin: 0; padding: 0 2; }
+    AssistantMessage > .notice { color: $error; padding: 0 2; }
     AssistantMessage > .notice.-stopped { color: $warning; }
     """
 
@@ -205,5 +214,5 @@ class InfoMessage(Static):
     """A line from chatterm itself (welcome, replay headers)."""
 
     DEFAULT_CSS = """
-    InfoMessage { color: $text-muted; margin: 1 0 0 0; padding: 0 1; }
+    InfoMessage { color: $text-muted; margin: 1 0 0 0; padding: 0 2; }
     """

@@ -1,0 +1,99 @@
+"""The scrolling conversation, which follows the end of the text being written.
+
+While an answer streams, its view is given room to grow into ahead of its text (see `MarkdownView`): growing a
+widget relayouts and repaints the whole screen, and it is the costliest thing a frame can do. So the view cannot
+simply stay scrolled to its end, which would be that blank room: it follows the end of the *text* instead,
+FOLLOW_STEP lines at a time, and a scroll is a repaint of what is already rendered, not a relayout.
+
+It follows while the end of the text is on screen: scrolling up to read stops it, scrolling back down to the end
+of the text resumes it. Between answers it keeps to its end as any chat view does (Textual's anchor).
+"""
+
+from __future__ import annotations
+
+from textual.containers import VerticalScroll
+
+from chatterm.ui.widgets.markdown_view import MarkdownView
+
+FOLLOW_STEP = 4
+"""Lines the view moves at a time while it follows: one repaint of the screen per few new lines, not per line (a
+few blank lines under the text at most)."""
+
+
+class ConversationView(VerticalScroll):
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._streaming = False
+        self._following = False
+        self._text_bottom: int | None = None
+        """Where the end of the text was at the last step (a line of the view's virtual space)."""
+        self._pending: MarkdownView | None = None
+        self._floor = 0.0
+        """The lowest scroll offset allowed: negative while a conversation shorter than the view streams (below)."""
+
+    @property
+    def following(self) -> bool:
+        return self._streaming and self._following
+
+    def follow(self) -> None:
+        """An answer starts: follow it from where the view is (at its end)."""
+        self._streaming = self._following = True
+        self._text_bottom = None
+        self._floor = min(self.scroll_y, 0)
+        self.anchor(False)
+
+    def stop_following(self) -> None:
+        """The answer ended: keep to the end if the reader was there, once the views have their exact heights."""
+        if self._streaming and self._text_on_screen():
+            self.call_after_refresh(self._anchor_at_end)
+        self._streaming = self._following = False
+        self._pending = None
+
+    def _anchor_at_end(self) -> None:
+        if not self._streaming:  # (not if the next answer already started)
+            self.anchor()
+            self.refresh(layout=True)  # the anchor places the view when the view is laid out
+
+    def on_markdown_view_appended(self, event: MarkdownView.Appended) -> None:
+        event.stop()
+        if self._streaming:
+            if self._pending is None:
+                self.call_after_refresh(self._step)
+            self._pending = event.view
+
+    def _text_on_screen(self) -> bool:
+        bottom = round(self.scroll_y) + self.scrollable_content_region.height
+        return self._text_bottom is None or bottom >= self._text_bottom
+
+    def _step(self) -> None:
+        """Once the frame that drew new text has laid it out: if the end of the text as it was is on screen (the
+        reader has not scrolled up to read), bring the new end of the text on screen.
+
+        The streaming view ends its message, which ends the conversation, so the end of its text is the end of the
+        conversation less the room the view has not filled yet."""
+        view, self._pending = self._pending, None
+        if view is None or not self._streaming or not view.region:
+            return
+        self._following = self._text_on_screen()
+        unfilled = max(view.size.height - view.line_count, 0)
+        self._text_bottom = text_bottom = self.virtual_size.height - unfilled
+        height = self.scrollable_content_region.height
+        top = round(self.scroll_y)
+        if not self._following:
+            return
+        if text_bottom <= height:
+            # Shorter than the view: Textual's anchor draws such a conversation against the bottom edge (with a
+            # negative scroll offset), and so does this, line by line, rather than jump to the top.
+            self._scroll_to_line(text_bottom - height)
+        elif text_bottom > top + height:
+            self._scroll_to_line(text_bottom + FOLLOW_STEP - 1 - height)
+
+    def _scroll_to_line(self, y: int) -> None:
+        self._floor = min(y, 0)
+        self.scroll_target_y = self.scroll_y = y
+
+    def validate_scroll_y(self, value: float) -> float:
+        return max(value, self._floor) if value < 0 else super().validate_scroll_y(value)
+
+    def validate_scroll_target_y(self, value: float) -> float:
+        return max(value, self._floor) if value < 0 else super().validate_scroll_target_y(value)

@@ -1,0 +1,94 @@
+"""The conversation follows the end of the text while an answer streams, without relayouts per line, and stops
+following when the reader scrolls up to read."""
+
+from __future__ import annotations
+
+from textual.app import App, ComposeResult
+from textual.pilot import Pilot
+
+from chatterm.ui.widgets.conversation import FOLLOW_STEP, ConversationView
+from chatterm.ui.widgets.markdown_view import GROWTH_ROOM, MarkdownView
+from chatterm.ui.widgets.messages import AssistantMessage
+from tests.faultserver import LINES, FaultServer
+from tests.ui.helpers import app_for, send, wait_for
+
+
+class Host(App[None]):
+    def compose(self) -> ComposeResult:
+        yield ConversationView(id="conversation")
+
+
+def rows_below_text(view: ConversationView, markdown: MarkdownView) -> int:
+    """Blank rows between the last line of text and the bottom of the view (negative: the text end is below)."""
+    last_row = markdown.region.y + markdown.line_count - 1
+    return view.scrollable_content_region.bottom - 1 - last_row
+
+
+async def settle(pilot: Pilot[None]) -> None:
+    await pilot.pause()
+    await pilot.pause()
+
+
+async def test_the_view_follows_the_text_and_grows_a_screen_at_a_time() -> None:
+    app = Host()
+    async with app.run_test(size=(60, 20)) as pilot:
+        view = app.query_one(ConversationView)
+        message = AssistantMessage()
+        await view.mount(message)
+        view.follow()
+        heights = []
+        for n in range(80):
+            message.add_answer(f"Line {n}.\n\n")
+            await message.flush()
+            await settle(pilot)
+            markdown = message.markdown
+            below = rows_below_text(view, markdown)
+            assert below >= 0, f"the end of the text is on screen ({n})"
+            assert view.scroll_y == 0 or below < FOLLOW_STEP, f"with at most a few blank rows under it ({n})"
+            assert markdown.line_count <= markdown.size.height
+            heights.append(markdown.size.height)
+        assert len(set(heights)) <= 160 // max(GROWTH_ROOM, 20) + 1, "grown a screenful at a time, not per line"
+        await message.finish()
+        view.stop_following()
+        await settle(pilot)
+        assert message.markdown.size.height == message.markdown.line_count, "exact height once finished"
+        assert view.scroll_y == view.max_scroll_y, "at the end, as between answers"
+
+
+async def test_scrolling_up_stops_following_and_coming_back_resumes(faults: FaultServer) -> None:
+    faults.gap = 0.03
+    app = app_for(faults.url("lines"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await send(pilot, app, "go")
+        screen = app.chat_screen
+        view = screen.conversation_view
+        await wait_for(pilot, lambda: bool(screen.messages()) and screen.messages()[-1].markdown.line_count > 40)
+        message = screen.messages()[-1]
+        view.scroll_home(animate=False)
+        await pilot.pause(0.3)
+        assert view.scroll_y == 0 and not view.following, "left where the reader put it"
+        lines = message.markdown.line_count
+        await wait_for(pilot, lambda: message.markdown.line_count > lines + 20)
+        assert view.scroll_y == 0, "still there while the text grows"
+        view.scroll_to(y=view.max_scroll_y, animate=False)  # back down, past the end of the text
+        await wait_for(pilot, lambda: view.following or message.finished)
+        await wait_for(pilot, lambda: message.finished)
+        await settle(pilot)
+        assert message.answer == "".join(LINES)
+        assert 0 <= rows_below_text(view, message.markdown) < FOLLOW_STEP, "followed to the end"
+        assert view.scroll_y == view.max_scroll_y
+
+
+async def test_a_reader_who_scrolled_up_stays_put_when_the_answer_ends(faults: FaultServer) -> None:
+    faults.gap = 0.005
+    app = app_for(faults.url("lines"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await send(pilot, app, "go")
+        screen = app.chat_screen
+        view = screen.conversation_view
+        await wait_for(pilot, lambda: bool(screen.messages()) and screen.messages()[-1].markdown.line_count > 40)
+        view.scroll_to(y=10, animate=False)
+        message = screen.messages()[-1]
+        await wait_for(pilot, lambda: message.finished)
+        await settle(pilot)
+        assert view.scroll_y == 10
