@@ -6,7 +6,9 @@ last byte, CPU seconds of the app's whole process tree, and the longest interval
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import subprocess
 import tempfile
 import time
@@ -96,8 +98,20 @@ def _quote(value: str) -> str:
     return "'" + value.replace("'", "'\\''") + "'"
 
 
+_HOMES: list[str] = []
+
+
+@atexit.register
+def _remove_homes() -> None:
+    for home in _HOMES:
+        shutil.rmtree(home, ignore_errors=True)
+
+
 def fresh_env(extra: dict[str, str] | None = None) -> dict[str, str]:
+    """A fresh HOME and XDG directories (removed when the benchmark ends) and nothing else of this environment but
+    PATH."""
     home = tempfile.mkdtemp(prefix="bench-home-")
+    _HOMES.append(home)
     env = {
         "HOME": home,
         "XDG_CONFIG_HOME": f"{home}/.config",

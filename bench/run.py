@@ -36,6 +36,10 @@ def chatterm(base_url: str) -> str:
     return f"{shutil.which('chatterm')} --base-url {base_url} --model bench-model"
 
 
+def floor(base_url: str) -> str:
+    return f"sh -c 'cd {ROOT.parent} && exec {sys.executable} -m bench.floor {base_url}'"
+
+
 def blackbox_vs_bare(command: Any, scenario: Scenario, ready: str, label: str, runs: int = 1) -> dict[str, Any]:
     """The bare client and the app on the same server; with several runs, the run with the median app time
     (and the median bare time): a stream at full speed lasts well under a second, where this machine's noise
@@ -170,6 +174,14 @@ def main() -> int:
         f"{s2['app']['cpu'] / max(s2['bare']['cpu'], 0.01):.1f}x",
         "<= 4x",
     )
+    if not args.app:
+        least = blackbox_vs_bare(floor, Scenario(n(3000), rate=300), "Enter sends", "S2-floor")
+        add(
+            "S2 CPU of a minimal Textual app (bench/floor.py)",
+            f"{least['app']['cpu']:.2f} s (bare {least['bare']['cpu']:.2f} s)",
+            f"{least['app']['cpu'] / max(least['bare']['cpu'], 0.01):.1f}x",
+            "(reference)",
+        )
     r1 = blackbox_vs_bare(command, Scenario(n(3000), reasoning_tokens=n(1000), rate=300), args.ready, "R1")
     add("R1 lag (1,000 reasoning + 3,000 answer)", f"{r1['app']['lag']:.2f} s", "", "<= 0.1 s")
     add(
