@@ -51,8 +51,10 @@ class ConversationView(VerticalScroll):
 
     def _anchor_at_end(self) -> None:
         if not self._streaming:  # (not if the next answer already started)
-            self.anchor()
-            self.refresh(layout=True)  # the anchor places the view when the view is laid out
+            self.anchor()  # (scrolls to the end, now that the views have their exact heights)
+            shortfall = self.virtual_size.height - self.scrollable_content_region.height
+            if shortfall < 0:  # shorter than the view: against the bottom edge, as the anchor draws it
+                self._scroll_to_line(shortfall)
 
     def on_markdown_view_appended(self, event: MarkdownView.Appended) -> None:
         event.stop()
