@@ -6,6 +6,7 @@ from __future__ import annotations
 from textual.app import App, ComposeResult
 from textual.pilot import Pilot
 
+from chatterm.ui.app import ChatApp
 from chatterm.ui.widgets.conversation import FOLLOW_STEP, ConversationView
 from chatterm.ui.widgets.markdown_view import GROWTH_ROOM, MarkdownView
 from chatterm.ui.widgets.messages import AssistantMessage
@@ -55,15 +56,19 @@ async def test_the_view_follows_the_text_and_grows_a_screen_at_a_time() -> None:
         assert view.scroll_y == view.max_scroll_y, "at the end, as between answers"
 
 
+async def answer_past_a_screen(pilot: Pilot[None], app: ChatApp) -> tuple[ConversationView, AssistantMessage]:
+    """Ask, and wait until the streaming answer is taller than the 24-line screen."""
+    await send(pilot, app, "go")
+    screen = app.chat_screen
+    await wait_for(pilot, lambda: bool(screen.messages()) and screen.messages()[-1].markdown.line_count > 40)
+    return screen.conversation_view, screen.messages()[-1]
+
+
 async def test_scrolling_up_stops_following_and_coming_back_resumes(faults: FaultServer) -> None:
     faults.gap = 0.03
     app = app_for(faults.url("lines"))
     async with app.run_test(size=(80, 24)) as pilot:
-        await send(pilot, app, "go")
-        screen = app.chat_screen
-        view = screen.conversation_view
-        await wait_for(pilot, lambda: bool(screen.messages()) and screen.messages()[-1].markdown.line_count > 40)
-        message = screen.messages()[-1]
+        view, message = await answer_past_a_screen(pilot, app)
         view.scroll_home(animate=False)
         await pilot.pause(0.3)
         assert view.scroll_y == 0 and not view.following, "left where the reader put it"
@@ -83,12 +88,8 @@ async def test_a_reader_who_scrolled_up_stays_put_when_the_answer_ends(faults: F
     faults.gap = 0.005
     app = app_for(faults.url("lines"))
     async with app.run_test(size=(80, 24)) as pilot:
-        await send(pilot, app, "go")
-        screen = app.chat_screen
-        view = screen.conversation_view
-        await wait_for(pilot, lambda: bool(screen.messages()) and screen.messages()[-1].markdown.line_count > 40)
+        view, message = await answer_past_a_screen(pilot, app)
         view.scroll_to(y=10, animate=False)
-        message = screen.messages()[-1]
         await wait_for(pilot, lambda: message.finished)
         await settle(pilot)
         assert view.scroll_y == 10
