@@ -113,3 +113,20 @@ async def test_grows_with_room_ahead_and_fits_when_done() -> None:
         view.fit_height()
         await pilot.pause()
         assert view.size.height == view.line_count
+
+
+def test_the_shared_parser_draws_exactly_as_rich_does() -> None:
+    """Blocks are parsed by one shared markdown-it parser (Rich builds one per Markdown): same segments, styles
+    included, strikethrough and tables too, and one text never leaks into another."""
+    from rich.console import Console
+    from rich.markdown import Markdown
+
+    from chatterm.ui.widgets.markdown_view import _markdown
+
+    console = Console(width=70, color_system="truecolor")
+    options = console.options.update(height=None)
+    text = DOCUMENT + "\n\n~~struck~~ and *emphasis*"
+    for theme in ("monokai", "default"):
+        ours = console.render_lines(_markdown(text, theme), options)
+        assert _markdown("other", theme) is not _markdown("other", theme)
+        assert ours == console.render_lines(Markdown(text, code_theme=theme), options)

@@ -12,8 +12,10 @@ of the text resumes it. Between answers it keeps to its end as any chat view doe
 from __future__ import annotations
 
 from textual.containers import VerticalScroll
+from textual.scrollbar import ScrollBar
 
 from chatterm.ui.widgets.markdown_view import MarkdownView
+from chatterm.ui.widgets.scrollbar import RowScrollBar
 
 FOLLOW_STEP = 4
 """Lines the view moves at a time while it follows: one repaint of the screen per few new lines, not per line (a
@@ -30,6 +32,15 @@ class ConversationView(VerticalScroll):
         self._pending: MarkdownView | None = None
         self._floor = 0.0
         """The lowest scroll offset allowed: negative while a conversation shorter than the view streams (below)."""
+
+    @property
+    def vertical_scrollbar(self) -> ScrollBar:
+        # As Widget.vertical_scrollbar, with a bar that repaints only the rows a scroll changes
+        if self._vertical_scrollbar is None:
+            self._vertical_scrollbar = RowScrollBar(name="vertical", thickness=self.scrollbar_size_vertical)
+            self._vertical_scrollbar.display = False
+            self.app._start_widget(self, self._vertical_scrollbar)
+        return self._vertical_scrollbar
 
     @property
     def following(self) -> bool:
