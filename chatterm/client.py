@@ -25,6 +25,7 @@ from chatterm.decode.body import BodyDecoder, body_kind
 from chatterm.decode.errors import http_error
 from chatterm.endpoint import Endpoint
 from chatterm.events import Event, StreamError, StreamWarning
+from chatterm.network import http_transport
 
 RETRY_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504})
 MAX_RETRIES = 2
@@ -95,7 +96,8 @@ class ChatClient:
     Args:
         endpoint: where to ask.
         recorder: records every exchange (a cassette) when given.
-        transport: an httpx transport to use instead of the network (replay, tests).
+        transport: an httpx transport to use instead of the network (replay, tests); by default
+            `chatterm.network.http_transport()`.
     """
 
     def __init__(
@@ -106,6 +108,7 @@ class ChatClient:
     ) -> None:
         self.endpoint = endpoint
         self.recorder = recorder
+        transport = transport or http_transport()
         if recorder is not None:
             transport = recorder.transport(transport)
         timeout = httpx.Timeout(endpoint.read_timeout, connect=endpoint.connect_timeout)

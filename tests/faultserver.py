@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import ssl
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
@@ -66,10 +67,12 @@ class FaultServer:
     seen: deque[Seen] = field(default_factory=lambda: deque(maxlen=20))
     """The last requests received (bounded, so a soak test measures chatterm, not this server)."""
     counts: dict[str, int] = field(default_factory=dict)
+    tls: ssl.SSLContext | None = None
+    """Serve HTTPS with this context (tests/test_network.py)."""
     _server: asyncio.Server | None = None
 
     async def start(self) -> None:
-        self._server = await asyncio.start_server(self._handle, self.host, 0)
+        self._server = await asyncio.start_server(self._handle, self.host, 0, ssl=self.tls)
         self.port = self._server.sockets[0].getsockname()[1]
 
     async def stop(self) -> None:
@@ -78,7 +81,7 @@ class FaultServer:
             await self._server.wait_closed()
 
     def url(self, scenario: str) -> str:
-        return f"http://{self.host}:{self.port}/{scenario}/v1"
+        return f"{'https' if self.tls else 'http'}://{self.host}:{self.port}/{scenario}/v1"
 
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:

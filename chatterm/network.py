@@ -1,0 +1,225 @@
+"""The HTTP transport chatterm talks to providers with: httpx, over sockets driven by asyncio itself.
+
+httpx reaches the network through httpcore, and httpcore's default network layer is anyio: each read opens a
+cancel scope and turns the socket's reader on and off in the event loop. A streamed answer is thousands of small
+reads (one per token at 300 tokens a second), and that wrapping cost more CPU than the rest of the read. Here
+httpcore gets a network backend built on an asyncio protocol: bytes are buffered as the loop receives them and a
+read takes what is there or waits for the next. Everything above it (HTTP/1.1, TLS through asyncio's own SSL
+transport, timeouts, proxies, the exceptions httpx raises) is unchanged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import select
+import ssl
+from collections.abc import Iterable
+from typing import Any
+
+import httpcore
+import httpx
+
+SocketOption = tuple[int, int, int] | tuple[int, int, bytes | bytearray] | tuple[int, int, None, int]
+"""As httpcore types a socket option (`setsockopt` arguments)."""
+
+HIGH_WATER = 256 * 1024
+"""Bytes buffered before the socket stops being read (a reader that fell behind): resumed below LOW_WATER."""
+LOW_WATER = 64 * 1024
+
+
+def http_transport() -> httpx.AsyncHTTPTransport:
+    """httpx's transport with httpx's defaults, its connections made by `AsyncioBackend`."""
+    transport = httpx.AsyncHTTPTransport()
+    pool = getattr(transport, "_pool", None)  # httpx does not take a network backend as an argument
+    if isinstance(pool, httpcore.AsyncConnectionPool) and hasattr(pool, "_network_backend"):
+        pool._network_backend = AsyncioBackend()
+    return transport
+
+
+class _Connection(asyncio.Protocol):
+    """What the loop received and has not been read yet, and whether the connection is still open."""
+
+    def __init__(self) -> None:
+        self.transport: asyncio.Transport | None = None
+        self.buffer = bytearray()
+        self.waiter: asyncio.Future[None] | None = None
+        self.drained: asyncio.Future[None] | None = None
+        self.eof = False
+        self.error: Exception | None = None
+        self.paused = False
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+
+    def data_received(self, data: bytes) -> None:
+        self.buffer += data
+        if len(self.buffer) > HIGH_WATER and not self.paused and self.transport is not None:
+            self.paused = True
+            self.transport.pause_reading()
+        self._wake()
+
+    def eof_received(self) -> bool:
+        self.eof = True
+        self._wake()
+        return False
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.eof = True
+        self.error = exc
+        self._wake()
+        if self.drained is not None and not self.drained.done():
+            self.drained.set_result(None)
+
+    def pause_writing(self) -> None:
+        if self.drained is None or self.drained.done():
+            self.drained = asyncio.get_running_loop().create_future()
+
+    def resume_writing(self) -> None:
+        if self.drained is not None and not self.drained.done():
+            self.drained.set_result(None)
+
+    def _wake(self) -> None:
+        if self.waiter is not None and not self.waiter.done():
+            self.waiter.set_result(None)
+
+    def take(self, max_bytes: int) -> bytes:
+        data = bytes(self.buffer[:max_bytes])
+        del self.buffer[:max_bytes]
+        if self.paused and len(self.buffer) < LOW_WATER and self.transport is not None:
+            self.paused = False
+            self.transport.resume_reading()
+        return data
+
+
+class AsyncioStream(httpcore.AsyncNetworkStream):
+    def __init__(self, transport: asyncio.Transport, conn: _Connection) -> None:
+        self._transport = transport
+        self._conn = conn
+
+    async def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
+        conn = self._conn
+        if not conn.buffer and not conn.eof:
+            conn.waiter = asyncio.get_running_loop().create_future()
+            try:
+                async with asyncio.timeout(timeout):
+                    await conn.waiter
+            except TimeoutError:
+                raise httpcore.ReadTimeout(f"no data for {timeout} s") from None
+            finally:
+                conn.waiter = None
+        if conn.buffer:
+            return conn.take(max_bytes)
+        if conn.error is not None:
+            raise httpcore.ReadError(str(conn.error) or type(conn.error).__name__) from conn.error
+        return b""
+
+    async def write(self, buffer: bytes, timeout: float | None = None) -> None:
+        if not buffer:
+            return
+        if self._transport.is_closing():
+            raise httpcore.WriteError("the connection is closed")
+        self._transport.write(buffer)
+        drained = self._conn.drained
+        if drained is not None and not drained.done():
+            try:
+                async with asyncio.timeout(timeout):
+                    await drained
+            except TimeoutError:
+                raise httpcore.WriteTimeout(f"could not send for {timeout} s") from None
+
+    async def aclose(self) -> None:
+        self._transport.close()
+
+    async def start_tls(
+        self, ssl_context: ssl.SSLContext, server_hostname: str | None = None, timeout: float | None = None
+    ) -> AsyncioStream:
+        loop = asyncio.get_running_loop()
+        try:
+            async with asyncio.timeout(timeout):
+                transport = await loop.start_tls(
+                    self._transport, self._conn, ssl_context, server_hostname=server_hostname
+                )
+        except TimeoutError:
+            self._transport.close()
+            raise httpcore.ConnectTimeout(f"the TLS handshake took longer than {timeout} s") from None
+        except (OSError, ssl.SSLError) as exc:
+            self._transport.close()
+            raise httpcore.ConnectError(str(exc)) from exc
+        assert isinstance(transport, asyncio.Transport)
+        self._conn.transport = transport
+        return AsyncioStream(transport, self._conn)
+
+    def get_extra_info(self, info: str) -> Any:
+        if info == "ssl_object":
+            return self._transport.get_extra_info("ssl_object")
+        if info == "client_addr":
+            return self._transport.get_extra_info("sockname")
+        if info == "server_addr":
+            return self._transport.get_extra_info("peername")
+        if info == "socket":
+            return self._transport.get_extra_info("socket")
+        if info == "is_readable":  # a pooled connection the server closed, or that has data nobody asked for
+            return self._readable()
+        return None
+
+    def _readable(self) -> bool:
+        if self._conn.buffer or self._conn.eof:
+            return True
+        sock = self._transport.get_extra_info("socket")
+        if sock is None:
+            return True
+        readable, _, _ = select.select([sock], [], [], 0)
+        return bool(readable)
+
+
+class AsyncioBackend(httpcore.AsyncNetworkBackend):
+    async def connect_tcp(
+        self,
+        host: str,
+        port: int,
+        timeout: float | None = None,
+        local_address: str | None = None,
+        socket_options: Iterable[SocketOption] | None = None,
+    ) -> AsyncioStream:
+        loop = asyncio.get_running_loop()
+        conn = _Connection()
+        try:
+            async with asyncio.timeout(timeout):
+                transport, _ = await loop.create_connection(
+                    lambda: conn,
+                    host,
+                    port,
+                    local_addr=(local_address, 0) if local_address else None,
+                    happy_eyeballs_delay=0.25,
+                )
+        except TimeoutError:
+            raise httpcore.ConnectTimeout(f"connecting took longer than {timeout} s") from None
+        except OSError as exc:
+            raise httpcore.ConnectError(str(exc)) from exc
+        raw = transport.get_extra_info("socket")
+        for option in socket_options or ():
+            raw.setsockopt(*option)
+        assert isinstance(transport, asyncio.Transport)
+        return AsyncioStream(transport, conn)
+
+    async def connect_unix_socket(
+        self,
+        path: str,
+        timeout: float | None = None,
+        socket_options: Iterable[SocketOption] | None = None,
+    ) -> AsyncioStream:
+        loop = asyncio.get_running_loop()
+        conn = _Connection()
+        try:
+            async with asyncio.timeout(timeout):
+                transport, _ = await loop.create_unix_connection(lambda: conn, path)
+        except TimeoutError:
+            raise httpcore.ConnectTimeout(f"connecting took longer than {timeout} s") from None
+        except OSError as exc:
+            raise httpcore.ConnectError(str(exc)) from exc
+        assert isinstance(transport, asyncio.Transport)
+        return AsyncioStream(transport, conn)
+
+    async def sleep(self, seconds: float) -> None:
+        await asyncio.sleep(seconds)

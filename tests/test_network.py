@@ -1,0 +1,134 @@
+"""chatterm's network layer under httpx (asyncio protocols, not anyio) against real servers on 127.0.0.1: TLS,
+kept-alive connections, a server that closes an idle one, and a reader that falls behind a fast sender."""
+
+from __future__ import annotations
+
+import asyncio
+import ssl
+from pathlib import Path
+
+import httpx
+import pytest
+import trustme
+
+from chatterm.client import ChatClient
+from chatterm.endpoint import Endpoint
+from chatterm.network import HIGH_WATER, AsyncioBackend, AsyncioStream, http_transport
+from tests.faultserver import ANSWER, FaultServer
+from tests.test_client import MESSAGES, ask
+
+RECV_SIZE = 256 * 1024
+"""The most asyncio's socket transport receives at once."""
+
+
+def test_the_transport_uses_the_asyncio_backend() -> None:
+    assert isinstance(http_transport()._pool._network_backend, AsyncioBackend)
+
+
+async def test_an_answer_over_tls_and_an_untrusted_certificate(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    authority = trustme.CA()
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    authority.issue_cert("127.0.0.1").configure_cert(context)
+    server = FaultServer(tls=context)
+    await server.start()
+    try:
+        reply, _ = await ask(server.url("ok"))  # the authority is not trusted yet
+        assert reply.error is not None and reply.error.message.startswith("cannot connect to 127.0.0.1")
+        assert "CERTIFICATE_VERIFY_FAILED" in reply.error.message
+        authority.cert_pem.write_to_path(str(tmp_path / "ca.pem"))
+        monkeypatch.setenv("SSL_CERT_FILE", str(tmp_path / "ca.pem"))  # as httpx reads it
+        reply, _ = await ask(server.url("ok"))
+        assert reply.content == ANSWER and reply.error is None
+        reply, _ = await ask(server.url("drop"))
+        assert reply.error is not None and "connection was lost" in reply.error.message
+    finally:
+        await server.stop()
+
+
+class KeepAlive:
+    """Answers any number of requests on one connection; under /close/ it closes the connection after answering."""
+
+    def __init__(self) -> None:
+        self.connections = 0
+        self.port = 0
+
+    async def start(self) -> asyncio.Server:
+        server = await asyncio.start_server(self.handle, "127.0.0.1", 0)
+        self.port = server.sockets[0].getsockname()[1]
+        return server
+
+    async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.connections += 1
+        try:
+            while True:
+                head = await reader.readuntil(b"\r\n\r\n")
+                lines = head.lower().split(b"\r\n")
+                length = next((int(line[15:]) for line in lines if line.startswith(b"content-length:")), 0)
+                await reader.readexactly(length)
+                body = b'{"choices":[{"index":0,"message":{"role":"assistant","content":"kept"}}]}'
+                writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n")
+                writer.write(b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+                await writer.drain()
+                if b" /close/" in head:
+                    break
+        except (asyncio.IncompleteReadError, ConnectionError):
+            pass
+        finally:
+            writer.close()
+
+
+async def test_a_kept_alive_connection_is_reused_and_a_closed_one_replaced() -> None:
+    keep = KeepAlive()
+    server = await keep.start()
+    try:
+
+        def endpoint(path: str) -> Endpoint:
+            return Endpoint(base_url=f"http://127.0.0.1:{keep.port}/{path}/v1", model="m")
+
+        async with ChatClient(endpoint("keep")) as client:
+            for _ in range(3):
+                texts = [getattr(event, "text", "") async for event in client.stream(MESSAGES)]
+                assert "".join(texts) == "kept"
+            assert keep.connections == 1
+            client.endpoint = endpoint("close")
+            assert "".join([getattr(e, "text", "") async for e in client.stream(MESSAGES)]) == "kept"
+            await asyncio.sleep(0.1)  # the server's close reaches the idle connection in the pool
+            client.endpoint = endpoint("keep")
+            assert "".join([getattr(e, "text", "") async for e in client.stream(MESSAGES)]) == "kept"
+            assert keep.connections == 2
+    finally:
+        server.close()
+        await server.wait_closed()
+
+
+async def test_a_reader_that_falls_behind_holds_a_bounded_buffer() -> None:
+    size = 8 * 1024 * 1024
+
+    async def flood(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.readuntil(b"\r\n\r\n")
+        writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n" % size)
+        block = b"x" * 65536
+        for _ in range(size // len(block)):
+            writer.write(block)
+            await writer.drain()
+        writer.close()
+
+    server = await asyncio.start_server(flood, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    try:
+        async with (
+            httpx.AsyncClient(transport=http_transport()) as client,
+            client.stream("GET", f"http://127.0.0.1:{port}/") as response,
+        ):
+            stream = response.extensions["network_stream"]
+            assert isinstance(stream, AsyncioStream)
+            chunks = response.aiter_raw()
+            total = len(await anext(chunks))
+            await asyncio.sleep(0.3)  # the server keeps sending, nothing reads
+            assert len(stream._conn.buffer) <= HIGH_WATER + RECV_SIZE
+            async for chunk in chunks:
+                total += len(chunk)
+            assert total == size
+    finally:
+        server.close()
+        await server.wait_closed()
