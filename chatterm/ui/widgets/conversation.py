@@ -17,9 +17,10 @@ from textual.scrollbar import ScrollBar
 from chatterm.ui.widgets.markdown_view import MarkdownView
 from chatterm.ui.widgets.scrollbar import RowScrollBar
 
-FOLLOW_STEP = 4
-"""Lines the view moves at a time while it follows: one repaint of the screen per few new lines, not per line (a
-few blank lines under the text at most)."""
+FOLLOW_STEP = 8
+"""Lines the view moves at a time while it follows: a scroll repaints the whole screen, so it comes once per few
+new lines, not per line (a few blank lines under the text at most; 8 rather than 4 halved the scrolls of an
+answer)."""
 
 
 class ConversationView(VerticalScroll):
@@ -67,20 +68,26 @@ class ConversationView(VerticalScroll):
             if shortfall < 0:  # shorter than the view: against the bottom edge, as the anchor draws it
                 self._scroll_to_line(shortfall)
 
-    def on_markdown_view_appended(self, event: MarkdownView.Appended) -> None:
-        event.stop()
-        if self._streaming:
-            if self._pending is None:
-                self.call_after_refresh(self._step)
-            self._pending = event.view
+    def text_appended(self, view: MarkdownView) -> None:
+        """A text view in the conversation has more (or fewer) lines: scroll with it (`markdown_view.Follower`)."""
+        if not self._streaming:
+            return
+        if self._pending is None and view.size.height and view.line_count <= view.size.height:
+            # no growth pending: where the text ends is known now, and the scroll joins the frame that draws it
+            self._pending = view
+            self._step()
+            return
+        if self._pending is None:
+            self.call_after_refresh(self._step)
+        self._pending = view
 
     def _text_on_screen(self) -> bool:
         bottom = round(self.scroll_y) + self.scrollable_content_region.height
         return self._text_bottom is None or bottom >= self._text_bottom
 
     def _step(self) -> None:
-        """Once the frame that drew new text has laid it out: if the end of the text as it was is on screen (the
-        reader has not scrolled up to read), bring the new end of the text on screen.
+        """New text has its place (at once, or after the frame that grew its view): if the end of the text as it was
+        is on screen (the reader has not scrolled up to read), bring the new end of the text on screen.
 
         The streaming view ends its message, which ends the conversation, so the end of its text is the end of the
         conversation less the room the view has not filled yet."""

@@ -12,8 +12,8 @@ So a frame costs the tail, whatever the length of the answer, and only the lines
 Growing the widget is what costs most: a taller answer relayouts the whole screen and every line on it is
 repainted. So while an answer streams, the widget grows a screen's height at a time and the new lines are
 written into that room as they come; the conversation follows the end of the text, not the end of the widget
-(`ConversationView`), told by an `Appended` message. `fit_height()` gives the widget its exact height when the
-answer ends.
+(`ConversationView`), told as soon as the text has more lines (`Follower`). `fit_height()` gives the widget
+its exact height when the answer ends.
 """
 
 from __future__ import annotations
@@ -21,13 +21,12 @@ from __future__ import annotations
 import copy
 import functools
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from rich.console import RenderableType
 from rich.segment import Segment
 from rich.text import Text
 from textual.geometry import Region, Size
-from textual.message import Message
 from textual.strip import Strip
 from textual.widget import Widget
 
@@ -45,17 +44,18 @@ _ITEM = re.compile(r"^ {0,3}([-*+] |\d+[.)] |>)", re.MULTILINE)
 block after a list or quote. Anything else starts afresh, so what came before can be frozen."""
 
 
+@runtime_checkable
+class Follower(Protocol):
+    """What scrolls with a streaming text (the conversation): told each time the number of lines of a text view
+    inside it changes, at once, so that a scroll joins the frame that draws the new lines."""
+
+    def text_appended(self, view: MarkdownView) -> None: ...
+
+
 class MarkdownView(Widget):
     DEFAULT_CSS = """
     MarkdownView { height: auto; width: 1fr; }
     """
-
-    class Appended(Message):
-        """Text was added and the number of lines changed (a view that follows the text needs to know)."""
-
-        def __init__(self, view: MarkdownView) -> None:
-            super().__init__()
-            self.view = view
 
     def __init__(self, source: str = "", *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
@@ -81,6 +81,7 @@ class MarkdownView(Widget):
         """The height asked for while streaming: the lines so far and room to grow into."""
         self._drawn = 0
         """How many lines were drawn at the last append (a tail can get shorter: its old lines are repainted)."""
+        self._follower: Follower | None = None
         if source:
             self.append(source)
 
@@ -122,9 +123,12 @@ class MarkdownView(Widget):
             self._drawn = lines
             self._tell_appended()
 
+    def on_mount(self) -> None:
+        self._follower = next((node for node in self.ancestors if isinstance(node, Follower)), None)
+
     def _tell_appended(self) -> None:
-        # sent as from this view: Textual stops a message bubbling past a parent that sent it (the parent feeds it)
-        self.post_message(self.Appended(self).set_sender(self))
+        if self._follower is not None:
+            self._follower.text_appended(self)
 
     def fit_height(self) -> None:
         """The answer is complete: give the widget exactly the height of its lines."""
