@@ -227,3 +227,52 @@ def test_written_bodies_round_trip_exactly(bodies: list[bytes]) -> None:
     for fmt in ("vcr", "govcr"):
         loaded = parse_recording(render(recording, fmt), "round-trip")
         assert [i.response.body for i in loaded.interactions] == bodies
+
+
+_EVENT_PIECES = st.sampled_from([b"data: {}", b"\n", b"\r\n", b"\n\n", b"\r\n\r\n", b"x", b"\x00\x00\x00\x10", b"\x00"])
+
+
+@given(
+    st.lists(st.lists(_EVENT_PIECES, min_size=1, max_size=6).map(b"".join), min_size=1, max_size=30),
+    st.sets(st.integers(0, 30)),
+    st.sampled_from(["sse", "ndjson", "eventstream"]),
+)
+def test_event_times_kept_up_to_date_equal_one_scan_of_the_whole_body(
+    chunks: list[bytes], syncs: set[int], kind: str
+) -> None:
+    """A streaming answer's event offsets are brought up to date as it arrives (`EventTimes`, every second) and
+    equal, at every point, what scanning the whole body gives (`offsets_from_chunks`)."""
+    from chatterm.cassette.timing import EventTimes, offsets_from_chunks
+
+    times, body, arrivals = EventTimes(), b"", []
+    for number, chunk in enumerate(chunks):
+        body += chunk
+        arrivals.append((number * 0.01, len(body)))
+        if number in syncs or number == len(chunks) - 1:
+            expected = scanned_offsets(arrivals, body, kind)
+            assert times.update(arrivals, body, kind) == expected == offsets_from_chunks(arrivals, body, kind)
+
+
+def scanned_offsets(chunks: list[tuple[float, int]], body: bytes, kind: str) -> list[tuple[float, int]]:
+    """The plain specification: every event end of the whole body, stamped with the chunk that completed it (a
+    frame cut short ends where the body does)."""
+    import re
+
+    ends: list[int] = []
+    if kind == "sse":
+        ends = [m.end() for m in re.finditer(rb"(?:\r\n|\r|\n)(?:\r\n|\r|\n)", body)]
+    elif kind == "ndjson":
+        ends = [at + 1 for at, byte in enumerate(body) if byte == 10]
+    else:
+        at = 0
+        while at + 4 <= len(body) and (size := int.from_bytes(body[at : at + 4], "big")) > 0:
+            at = min(at + size, len(body))
+            ends.append(at)
+    if not ends or ends[-1] != len(body):
+        ends.append(len(body))
+    ends = [end for end in ends if end > 0] or [len(body)]
+    stamped = []
+    for end in ends:
+        arrival = next((at for at, chunk_end in chunks if chunk_end >= end), chunks[-1][0])
+        stamped.append((round(arrival, 4), end))
+    return stamped

@@ -15,7 +15,7 @@ import httpx
 
 from chatterm.cassette.model import Headers, Interaction, Recording, Request, Response
 from chatterm.cassette.redact import clean_request
-from chatterm.cassette.timing import offsets_from_chunks
+from chatterm.cassette.timing import EventTimes
 from chatterm.decode.body import body_kind
 
 STOPPED = "the answer was stopped before it ended"
@@ -76,6 +76,7 @@ class _Capture:
         self.started = started
         self.body = bytearray()
         self.chunks: list[tuple[float, int]] = []
+        self.times = EventTimes()
         self.complete = False
         self.closed = False
         self.last_flush = started
@@ -95,7 +96,7 @@ class _Capture:
         response = self.interaction.response
         response.body = bytes(self.body)
         kind = body_kind(response.content_type, response.body[:64])
-        response.offsets = offsets_from_chunks(self.chunks, response.body, kind) or None
+        response.offsets = self.times.update(self.chunks, response.body, kind) or None
 
     def close(self) -> None:
         if self.closed:

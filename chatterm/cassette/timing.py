@@ -37,9 +37,19 @@ def format_go_duration(seconds: float) -> str:
 
 def event_ends(body: bytes, kind: str) -> list[int]:
     """Offsets just past each event of a body (an SSE event, an NDJSON line, a binary frame)."""
+    ends = _complete_ends(body, kind)
+    if not ends or ends[-1] != len(body):
+        ends.append(len(body))
+    return [end for end in ends if end > 0] or [len(body)]
+
+
+def _complete_ends(body: bytes, kind: str) -> list[int]:
+    """The ends of the events of `body` that are complete (not the unfinished one at its end)."""
     ends: list[int] = []
     if kind == SSE:
         ends = [m.end() for m in _EVENT_END.finditer(body)]
+        if ends and ends[-1] == len(body):
+            ends.pop()  # "\r\n" at the very end may be one line end or two: the next bytes tell
     elif kind == NDJSON:
         at = body.find(b"\n")
         while at >= 0:
@@ -49,13 +59,11 @@ def event_ends(body: bytes, kind: str) -> list[int]:
         at = 0
         while at + 4 <= len(body):
             size = int.from_bytes(body[at : at + 4], "big")
-            if size <= 0:
+            if size <= 0 or at + size > len(body):
                 break
-            at = min(at + size, len(body))
+            at += size
             ends.append(at)
-    if not ends or ends[-1] != len(body):
-        ends.append(len(body))
-    return [end for end in ends if end > 0] or [len(body)]
+    return ends
 
 
 def schedule(response: Response) -> list[tuple[float, bytes]]:
@@ -84,13 +92,43 @@ def schedule(response: Response) -> list[tuple[float, bytes]]:
 
 def offsets_from_chunks(chunks: list[tuple[float, int]], body: bytes, kind: str) -> list[tuple[float, int]]:
     """Per-event offsets from the (arrival time, end offset) of each network chunk that carried the body."""
-    if not chunks:
-        return []
-    ends = event_ends(body, kind)
-    result: list[tuple[float, int]] = []
-    chunk = 0
-    for end in ends:
-        while chunk < len(chunks) - 1 and chunks[chunk][1] < end:
-            chunk += 1
-        result.append((round(chunks[chunk][0], 4), end))
-    return result
+    return EventTimes().update(chunks, body, kind)
+
+
+class EventTimes:
+    """The per-event offsets of a body that is still arriving, brought up to date in time proportional to what
+    arrived since the last update (a streaming answer is saved every second: rescanning the whole body each time
+    made saving a long answer quadratic)."""
+
+    def __init__(self) -> None:
+        self._reset("")
+
+    def _reset(self, kind: str) -> None:
+        self._kind = kind
+        self._complete: list[tuple[float, int]] = []
+        self._start = 0
+        """Where the first event not known to be complete begins."""
+        self._chunk = 0
+
+    def update(self, chunks: list[tuple[float, int]], body: bytes, kind: str) -> list[tuple[float, int]]:
+        """Offsets for `body` as it is now, from the (arrival time, end offset) of each chunk that carried it; each
+        event is stamped with the arrival of the chunk that completed it."""
+        if not chunks:
+            return []
+        if kind != self._kind:  # (told from the first bytes when the headers do not say: it can change once)
+            self._reset(kind)
+        for end in _complete_ends(body[self._start :], kind):
+            end += self._start
+            if end > 0:
+                self._complete.append((self._arrival(chunks, end), end))
+        if self._complete:
+            self._start = self._complete[-1][1]
+        result = list(self._complete)
+        if len(body) > self._start or not result:
+            result.append((self._arrival(chunks, len(body)), len(body)))
+        return result
+
+    def _arrival(self, chunks: list[tuple[float, int]], end: int) -> float:
+        while self._chunk < len(chunks) - 1 and chunks[self._chunk][1] < end:
+            self._chunk += 1
+        return round(chunks[self._chunk][0], 4)
