@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Footer
 from textual.worker import Worker
@@ -46,6 +47,7 @@ class ChatScreen(Screen[None]):
     DEFAULT_CSS = """
     ChatScreen { layout: vertical; }
     #conversation { height: 1fr; padding: 0; scrollbar-size-vertical: 1; }
+    #input { height: auto; }
     """
 
     BINDINGS = [
@@ -81,8 +83,9 @@ class ChatScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield self.conversation_view
-        yield self.composer
-        yield self.status
+        with Vertical(id="input"):  # (its own clip: a frame that draws the conversation does not redraw these)
+            yield self.composer
+            yield self.status
         yield Footer()
 
     def on_mount(self) -> None:
