@@ -99,7 +99,10 @@ class AsyncioStream(httpcore.AsyncNetworkStream):
 
     async def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
         conn = self._conn
-        if not conn.buffer and not conn.eof:
+        if conn.buffer or conn.eof:
+            await asyncio.sleep(0)  # let the loop run between reads, as when a read waits: a fast sender must not
+            # starve the screen (a whole answer would be read, decoded and drawn in one go, Esc unheard)
+        else:
             conn.waiter = asyncio.get_running_loop().create_future()
             try:
                 async with asyncio.timeout(timeout):

@@ -101,10 +101,10 @@ async def test_a_kept_alive_connection_is_reused_and_a_closed_one_replaced() -> 
         await server.wait_closed()
 
 
-async def test_a_reader_that_falls_behind_holds_a_bounded_buffer() -> None:
-    size = 8 * 1024 * 1024
+async def flood(size: int) -> asyncio.Server:
+    """A server that sends a `size`-byte body as fast as the socket takes it."""
 
-    async def flood(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         await reader.readuntil(b"\r\n\r\n")
         writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n" % size)
         block = b"x" * 65536
@@ -113,7 +113,12 @@ async def test_a_reader_that_falls_behind_holds_a_bounded_buffer() -> None:
             await writer.drain()
         writer.close()
 
-    server = await asyncio.start_server(flood, "127.0.0.1", 0)
+    return await asyncio.start_server(handle, "127.0.0.1", 0)
+
+
+async def test_a_reader_that_falls_behind_holds_a_bounded_buffer() -> None:
+    size = 8 * 1024 * 1024
+    server = await flood(size)
     port = server.sockets[0].getsockname()[1]
     try:
         async with (
@@ -130,5 +135,35 @@ async def test_a_reader_that_falls_behind_holds_a_bounded_buffer() -> None:
                 total += len(chunk)
             assert total == size
     finally:
+        server.close()
+        await server.wait_closed()
+
+
+async def test_a_fast_sender_does_not_starve_the_event_loop() -> None:
+    """Reads of data already received still let the loop run (the screen, a key to stop the answer)."""
+    server = await flood(16 * 1024 * 1024)
+    port = server.sockets[0].getsockname()[1]
+    ticks = 0
+
+    async def heartbeat() -> None:
+        nonlocal ticks
+        while True:
+            ticks += 1
+            await asyncio.sleep(0)
+
+    beating = asyncio.create_task(heartbeat())
+    try:
+        async with (
+            httpx.AsyncClient(transport=http_transport()) as client,
+            client.stream("GET", f"http://127.0.0.1:{port}/") as response,
+        ):
+            await asyncio.sleep(0.2)  # the buffer fills: the next reads find data waiting
+            seen, unbroken, longest = ticks, 0, 0
+            async for _ in response.aiter_raw():
+                unbroken = unbroken + 1 if ticks == seen else 0
+                longest, seen = max(longest, unbroken), ticks
+        assert longest <= 1, "the loop ran between any two reads"
+    finally:
+        beating.cancel()
         server.close()
         await server.wait_closed()

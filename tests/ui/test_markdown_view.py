@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from textual.app import App, ComposeResult
+from textual.widget import Widget
 
 from chatterm.ui.widgets.markdown_view import MarkdownView
 
@@ -130,3 +131,25 @@ def test_the_shared_parser_draws_exactly_as_rich_does() -> None:
         ours = console.render_lines(_markdown(text, theme), options)
         assert _markdown("other", theme) is not _markdown("other", theme)
         assert ours == console.render_lines(Markdown(text, code_theme=theme), options)
+
+
+async def test_a_fit_right_after_a_growth_is_not_lost() -> None:
+    """Textual caches a widget's box model until the widget's layout counter moves, and a second request for a
+    relayout before the first is handled does not move it: when the screen lays out in between (another widget
+    asked), the view kept its grown height after the answer ended, and a whole answer arriving at once was
+    shown as blank room."""
+    app = Host()
+    async with app.run_test(size=(80, 30)) as pilot:
+        view = app.query_one("#pieces", MarkdownView)
+        app.query_one("#whole", MarkdownView).append("earlier\n\n" * 40)  # taller than the screen: a scrollbar
+        await pilot.pause()
+        view.append("".join(f"line {n}\n\n" for n in range(100)))  # grows: a relayout is asked for
+        for node in view.ancestors:  # another widget asked for a layout (as a sibling's request clears these)
+            if isinstance(node, Widget):
+                node._clear_arrangement_cache()
+        app.screen._refresh_layout()  # and the screen lays out before the view's own request is handled
+        assert view.size.height > view.line_count, "laid out with room to grow"
+        view.fit_height()
+        await pilot.pause()
+        await pilot.pause()
+        assert view.size.height == view.line_count

@@ -96,7 +96,7 @@ class MarkdownView(Widget):
         self._open_strips, self._tail_strips = None, None
         self._room = 0
         self.append(source)
-        self.refresh(layout=True)
+        self._relayout()
 
     def append(self, text: str) -> None:
         """Add text at the end; re-renders only what it changed."""
@@ -107,14 +107,14 @@ class MarkdownView(Widget):
         self._settle()
         self._tail_strips = None
         if not self._width:
-            self.refresh(layout=True)
+            self._relayout()
             self._tell_appended()
             return
         self._assemble()
         lines = self.line_count
         if lines > self._laid_out:  # outgrown: grow, with room for the next lines
             self._room = lines + max(GROWTH_ROOM, self.screen.size.height)
-            self.refresh(layout=True)
+            self._relayout()
         elif self._tail_start < self._laid_out:  # repaint only the lines that changed
             start = self._tail_start
             end = min(max(lines, self._drawn), self._laid_out)
@@ -130,10 +130,18 @@ class MarkdownView(Widget):
         if self._follower is not None:
             self._follower.text_appended(self)
 
+    def _relayout(self) -> None:
+        """Ask for a layout: the height changed. Textual caches a widget's box model until the widget's layout
+        counter moves, and a request made while an earlier one is pending does not move it; if the screen lays out
+        in between (another widget asked), the height it cached then is kept. A whole answer arriving at once
+        (grown, then fitted, in one go) was left with its room and shown as blank lines."""
+        self._layout_required = False  # (so that the counter moves)
+        self.refresh(layout=True)
+
     def fit_height(self) -> None:
         """The answer is complete: give the widget exactly the height of its lines."""
         self._room = 0
-        self.refresh(layout=True)
+        self._relayout()
 
     # -- splitting ------------------------------------------------------------------------------------------
 
