@@ -2,10 +2,11 @@
 
 httpx reaches the network through httpcore, and httpcore's default network layer is anyio: each read opens a
 cancel scope and turns the socket's reader on and off in the event loop. A streamed answer is thousands of small
-reads (one per token at 300 tokens a second), and that wrapping cost more CPU than the rest of the read. Here
+reads (one per token at 300 tokens a second), and that wrapping was a third of the CPU of reading one. Here
 httpcore gets a network backend built on an asyncio protocol: bytes are buffered as the loop receives them and a
-read takes what is there or waits for the next. Everything above it (HTTP/1.1, TLS through asyncio's own SSL
-transport, timeouts, proxies, the exceptions httpx raises) is unchanged.
+read takes what is there (after letting the loop run, as anyio's checkpoint did) or waits for the next.
+Everything above it (HTTP/1.1, TLS through asyncio's own SSL transport, timeouts, the exceptions httpx raises)
+is unchanged.
 """
 
 from __future__ import annotations
