@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import select
 import ssl
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 import httpcore
@@ -187,25 +187,12 @@ class AsyncioBackend(httpcore.AsyncNetworkBackend):
         socket_options: Iterable[SocketOption] | None = None,
     ) -> AsyncioStream:
         loop = asyncio.get_running_loop()
-        conn = _Connection()
-        try:
-            async with asyncio.timeout(timeout):
-                transport, _ = await loop.create_connection(
-                    lambda: conn,
-                    host,
-                    port,
-                    local_addr=(local_address, 0) if local_address else None,
-                    happy_eyeballs_delay=0.25,
-                )
-        except TimeoutError:
-            raise httpcore.ConnectTimeout(f"connecting took longer than {timeout} s") from None
-        except OSError as exc:
-            raise httpcore.ConnectError(str(exc)) from exc
-        raw = transport.get_extra_info("socket")
-        for option in socket_options or ():
-            raw.setsockopt(*option)
-        assert isinstance(transport, asyncio.Transport)
-        return AsyncioStream(transport, conn)
+        local = (local_address, 0) if local_address else None
+        return await _connect(
+            lambda conn: loop.create_connection(lambda: conn, host, port, local_addr=local, happy_eyeballs_delay=0.25),
+            timeout,
+            socket_options,
+        )
 
     async def connect_unix_socket(
         self,
@@ -214,16 +201,27 @@ class AsyncioBackend(httpcore.AsyncNetworkBackend):
         socket_options: Iterable[SocketOption] | None = None,
     ) -> AsyncioStream:
         loop = asyncio.get_running_loop()
-        conn = _Connection()
-        try:
-            async with asyncio.timeout(timeout):
-                transport, _ = await loop.create_unix_connection(lambda: conn, path)
-        except TimeoutError:
-            raise httpcore.ConnectTimeout(f"connecting took longer than {timeout} s") from None
-        except OSError as exc:
-            raise httpcore.ConnectError(str(exc)) from exc
-        assert isinstance(transport, asyncio.Transport)
-        return AsyncioStream(transport, conn)
+        return await _connect(lambda conn: loop.create_unix_connection(lambda: conn, path), timeout, socket_options)
 
     async def sleep(self, seconds: float) -> None:
         await asyncio.sleep(seconds)
+
+
+async def _connect(
+    open_connection: Callable[[_Connection], Awaitable[tuple[asyncio.BaseTransport, asyncio.BaseProtocol]]],
+    timeout: float | None,
+    socket_options: Iterable[SocketOption] | None,
+) -> AsyncioStream:
+    """A connection opened by `open_connection` for a fresh `_Connection`, with httpcore's exceptions."""
+    conn = _Connection()
+    try:
+        async with asyncio.timeout(timeout):
+            transport, _ = await open_connection(conn)
+    except TimeoutError:
+        raise httpcore.ConnectTimeout(f"connecting took longer than {timeout} s") from None
+    except OSError as exc:
+        raise httpcore.ConnectError(str(exc)) from exc
+    assert isinstance(transport, asyncio.Transport)
+    for option in socket_options or ():
+        transport.get_extra_info("socket").setsockopt(*option)
+    return AsyncioStream(transport, conn)
