@@ -101,11 +101,9 @@ class ConversationView(VerticalScroll):
         top = round(self.scroll_y)
         if not self._following:
             return
-        if text_bottom <= height:
-            # Shorter than the view: Textual's anchor draws such a conversation against the bottom edge (with a
-            # negative scroll offset), and so does this, line by line, rather than jump to the top.
-            self._scroll_to_line(text_bottom - height)
-        elif text_bottom > top + height:
+        if text_bottom > top + height:
+            # (a conversation shorter than the view is drawn against the bottom edge, as Textual's anchor draws it,
+            # with a negative offset: it moves up the same way, FOLLOW_STEP lines at a time, not a repaint per line)
             self._scroll_to_line(text_bottom + FOLLOW_STEP - 1 - height)
 
     def _scroll_to_line(self, y: int) -> None:
