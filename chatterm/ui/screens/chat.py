@@ -18,6 +18,7 @@ from textual.worker import Worker
 from chatterm.conversation import Reply
 from chatterm.events import Content, Event, Reasoning, StreamWarning, ToolCallDelta
 from chatterm.export import ExportTurn
+from chatterm.ui.compositor import RowCompositor
 from chatterm.ui.memory import collect_when_idle
 from chatterm.ui.widgets.composer import Composer
 from chatterm.ui.widgets.conversation import ConversationView
@@ -66,6 +67,7 @@ class ChatScreen(Screen[None]):
 
     def __init__(self, choice: Choice, show_reasoning: bool = True) -> None:
         super().__init__()
+        self._compositor = RowCompositor()  # (partial repaints render only the rows they change)
         self.session: ChatSession | None = None
         """Attached by the app once its HTTP stack is imported, after the first frame (see `ready`)."""
         self._attached = asyncio.Event()
