@@ -5,9 +5,10 @@ from __future__ import annotations
 import random
 
 from textual.app import App, ComposeResult
+from textual.strip import Strip
 from textual.widget import Widget
 
-from chatterm.ui.widgets.markdown_view import MarkdownView
+from chatterm.ui.widgets.markdown_view import MarkdownView, TextView
 
 DOCUMENT = (
     "# Heading\n\nA paragraph with **bold**, `code` and a [link](http://x).\n\n"
@@ -153,3 +154,58 @@ async def test_a_fit_right_after_a_growth_is_not_lost() -> None:
         await pilot.pause()
         await pilot.pause()
         assert view.size.height == view.line_count
+
+
+class WholeTextView(TextView):
+    """The reasoning view drawing its last paragraph whole each time, as the Markdown view does."""
+
+    def _render_tail(self) -> list[Strip]:
+        return self._render_text(self._tail)
+
+
+class TextHost(App[None]):
+    def compose(self) -> ComposeResult:
+        yield TextView(id="ours")
+        yield WholeTextView(id="whole")
+
+
+def random_text(rng: random.Random) -> str:
+    pieces = ["word", "a", "reasoning", " ", " ", " ", "  ", "\n", "\n\n", "\t", "漢字のテキスト"]
+    pieces.append("x" * rng.randint(20, 70))
+    return "".join(rng.choice(pieces) if rng.random() < 0.5 else rng.choice(pieces[:3]) + " " for _ in range(60))
+
+
+def drawn(view: TextView) -> list[Strip]:
+    """The lines as the terminal shows them (Rich may cut a run of same-styled text into segments differently)."""
+    return [line.simplify() for line in view.lines]
+
+
+async def test_reasoning_is_wrapped_a_line_at_a_time_exactly_as_a_whole_render() -> None:
+    """The reasoning view keeps the lines of its last paragraph but the last one (word wrapping is greedy): at every
+    step, whatever the pieces and the width, its lines are those of wrapping the whole text again."""
+    app = TextHost()
+    async with app.run_test(size=(100, 20)) as pilot:
+        ours, whole = app.query_one("#ours", TextView), app.query_one("#whole", TextView)
+        rng = random.Random(3)
+        for case in range(60):
+            text, width = random_text(rng), rng.choice([5, 12, 31, 80])
+            for view in (ours, whole):
+                view.update("")
+                view._set_width(width)
+            at = 0
+            while at < len(text):
+                step = rng.randint(1, 25)
+                ours.append(text[at : at + step])
+                at += step
+                whole.update(text[:at])
+                assert drawn(ours) == drawn(whole), f"case {case} at {at}: {text[:at]!r}"
+        for view in (ours, whole):
+            view.update("")
+            view._set_width(view.size.width)
+        for n in range(300):
+            ours.append(f"thought{n} ")
+        assert len(ours._kept) == len(ours.lines) - 1 > 20, "one long paragraph: only its last line is wrapped again"
+        whole.update(ours.source)
+        app.theme = "textual-light" if app.current_theme.dark else "textual-dark"
+        await pilot.pause()
+        assert drawn(ours) == drawn(whole), "drawn again in the new theme's colours"

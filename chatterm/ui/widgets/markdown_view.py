@@ -23,6 +23,7 @@ import functools
 import re
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
+from rich._wrap import divide_line  # (private: the line breaks Rich's word wrap makes)
 from rich.console import RenderableType
 from rich.segment import Segment
 from rich.text import Text
@@ -42,6 +43,9 @@ _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _ITEM = re.compile(r"^ {0,3}([-*+] |\d+[.)] |>)", re.MULTILINE)
 """A list item or a quote: a next block starting like this may continue the one before, and so may an indented
 block after a list or quote. Anything else starts afresh, so what came before can be frozen."""
+
+_SPACE_AT_LINE_END = re.compile(r"[ \t]+(?=\n)")
+_BLANK_LINES = re.compile(r"\n{3,}")
 
 
 @runtime_checkable
@@ -211,13 +215,21 @@ class MarkdownView(Widget):
     def _render_text(self, text: str) -> list[Strip]:
         if not text.strip():
             return []
+        lines = self._render_lines(text.strip("\n"))
+        while lines and _blank(lines[-1]):
+            lines.pop()  # trailing blank lines (not a code block's padding, which has a background)
+        return [self._strip(line) for line in lines]
+
+    def _render_lines(self, text: str) -> list[list[Segment]]:
         console = self.app.console
         options = console.options.update(width=max(self._width, 1), height=None)
-        lines = console.render_lines(self.renderable(text.strip("\n")), options, pad=True)
-        while lines and all(not seg.text.strip() and not (seg.style and seg.style.bgcolor) for seg in lines[-1]):
-            lines.pop()  # trailing blank lines (not a code block's padding, which has a background)
-        base = self.rich_style
-        return [Strip(Segment.apply_style(line, base), self._width) for line in lines]
+        return console.render_lines(self.renderable(text), options, pad=True)
+
+    def _strip(self, line: list[Segment]) -> Strip:
+        return Strip(Segment.apply_style(line, self.rich_style), self._width)
+
+    def _render_tail(self) -> list[Strip]:
+        return self._render_text(self._tail)
 
     def _assemble(self) -> None:
         """The lines of every part at the current width; frozen lines are kept, the rest re-rendered if stale."""
@@ -228,7 +240,7 @@ class MarkdownView(Widget):
         if self._open_strips is None:
             self._open_strips = self._render_text(self._open)
         if self._tail_strips is None:
-            self._tail_strips = self._render_text(self._tail)
+            self._tail_strips = self._render_tail()
         rest: list[Strip] = []
         for part in (self._open_strips, self._tail_strips):
             if part and (rest or self._frozen_lines):
@@ -301,11 +313,77 @@ def _markdown(text: str, code_theme: str) -> RenderableType:
 
 
 class TextView(MarkdownView):
-    """Plain text that grows while it streams (the reasoning), drawn the same incremental way, word-wrapped."""
+    """Plain text that grows while it streams (the reasoning), drawn the same incremental way, word-wrapped.
+
+    Reasoning often comes as one paragraph thousands of words long, which the Markdown view would re-wrap whole at
+    every frame. Word wrapping is greedy, so appending text changes only the last line of a paragraph: the lines
+    before it are kept, with the text they hold (`_kept`), and only the last line is wrapped again."""
 
     DEFAULT_CSS = """
     TextView { height: auto; width: 1fr; }
     """
 
+    def __init__(self, source: str = "", *, id: str | None = None, classes: str | None = None) -> None:
+        self._kept: list[Strip] = []
+        """The lines of the tail that more text cannot change."""
+        self._kept_text = ""
+        """The start of the tail (without its leading newlines) that `_kept` draws."""
+        self._kept_start = (0, 0)
+        """Where in the source the tail those lines belong to starts, and the width they were drawn at."""
+        super().__init__(source, id=id, classes=classes)
+
+    def _forget_kept(self) -> None:
+        self._kept, self._kept_text, self._kept_start = [], "", (0, 0)
+
+    def update(self, source: str) -> None:
+        self._forget_kept()
+        super().update(source)
+
+    def notify_style_update(self) -> None:
+        self._forget_kept()  # (drawn in the old colours)
+        super().notify_style_update()
+
     def renderable(self, text: str) -> RenderableType:
         return Text(text)
+
+    @staticmethod
+    def _plain(text: str) -> str:
+        """The text as drawn, the same however it arrived, in one piece or split into blocks at blank lines: spaces
+        that end a line are dropped (Rich can fold them onto a line of their own), blank lines in a row are one."""
+        return _BLANK_LINES.sub("\n\n", _SPACE_AT_LINE_END.sub("", text))
+
+    def _render_text(self, text: str) -> list[Strip]:
+        return super()._render_text(self._plain(text))
+
+    def _render_tail(self) -> list[Strip]:
+        text = self._tail.strip("\n")  # (as `_render_text` draws it)
+        kept = self._kept_text
+        rest = text[len(kept) :]
+        # (tabs are expanded from the start of a line of the source: a line with tabs is cut only at its start)
+        tab_after_cut = "\t" in rest.partition("\n")[0] and not kept.endswith("\n")
+        start = (len(self._source) - len(self._tail), self._width)  # (a tail that starts anew: kept lines are not)
+        if self._kept_start != start or not text.startswith(kept) or tab_after_cut:
+            self._forget_kept()
+            self._kept_start, rest = start, text
+        last = rest.rpartition("\n")[2]
+        breaks = divide_line(last, max(self._width, 1)) if last and "\t" not in last else []
+        # (a line that starts with a word, not one inside a word folded across lines, which more text can refold)
+        starts = [at for at in breaks if last[at - 1].isspace() and not last[at].isspace()]
+        settled = rest[: len(rest) - len(last) + (starts[-1] if starts else 0)]
+        if settled:  # whole lines of the source, then the wrapped lines of the last but its last one
+            lines = self._render_lines(self._plain(settled))
+            if settled.endswith("\n"):
+                lines.pop()  # (the empty line after a final newline)
+            self._kept.extend(self._strip(line) for line in lines)
+            self._kept_text += settled
+        writing = rest[len(settled) :]
+        if not writing.strip():  # ends in a blank line, which a whole text does not draw (rare: draw it whole)
+            return self._render_text(self._tail)
+        lines = self._render_lines(self._plain(writing))
+        while _blank(lines[-1]):
+            lines.pop()  # (trailing spaces folded onto a line of their own)
+        return [*self._kept, *(self._strip(line) for line in lines)]
+
+
+def _blank(line: list[Segment]) -> bool:
+    return all(not segment.text.strip() and not (segment.style and segment.style.bgcolor) for segment in line)
