@@ -20,7 +20,7 @@ from chatterm import locations
 from chatterm.cassette.load import load_recording
 from chatterm.cassette.model import Interaction, Recording, RecordingError
 from chatterm.cassette.redact import clean_interaction
-from chatterm.cassette.vcr import assemble_vcr, vcr_item_yaml
+from chatterm.cassette.vcr import ItemWriter, assemble_vcr
 from chatterm.files import claim, write_private
 
 
@@ -51,6 +51,7 @@ class SessionSaver:
         self.writes = 0
         self._claimed = False
         self._rendered: dict[int, tuple[Interaction, bytes]] = {}
+        self._writers: dict[int, tuple[Interaction, ItemWriter]] = {}
         self._pending: Recording | None = None
         self._lock = threading.Lock()
         self._wake = threading.Event()
@@ -91,17 +92,24 @@ class SessionSaver:
                     self._idle.set()
 
     def _render(self, snapshot: Recording) -> bytes:
-        """The cassette, re-rendering only interactions that may still change."""
+        """The cassette: a finished interaction is rendered once, a streaming one from what it added since."""
         items = []
         for interaction in snapshot.interactions:
             cached = self._rendered.get(id(interaction))
             if cached is not None and cached[0] is interaction:
                 items.append(cached[1])
                 continue
-            text = vcr_item_yaml(clean_interaction(interaction, self.secrets))
+            growing = self._writers.get(id(interaction))
+            writer = growing[1] if growing is not None and growing[0] is interaction else ItemWriter()
+            text = writer.render(clean_interaction(interaction, self.secrets))
             if interaction.done:
                 self._rendered[id(interaction)] = (interaction, text)
+                self._writers.pop(id(interaction), None)
+            else:
+                self._writers[id(interaction)] = (interaction, writer)
             items.append(text)
+        present = {id(interaction) for interaction in snapshot.interactions}
+        self._writers = {key: value for key, value in self._writers.items() if key in present}
         return assemble_vcr(items)
 
     def _write(self, snapshot: Recording) -> None:

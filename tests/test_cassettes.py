@@ -229,6 +229,36 @@ def test_written_bodies_round_trip_exactly(bodies: list[bytes]) -> None:
         assert [i.response.body for i in loaded.interactions] == bodies
 
 
+_BODY_PIECES = st.sampled_from(["data: {}", "\n", "\n\n", "é", "  indented", "\r\n", "\x00", "…", "-"]).map(str.encode)
+
+
+@given(
+    st.lists(st.lists(_BODY_PIECES | st.binary(max_size=3), min_size=1, max_size=5).map(b"".join), max_size=25),
+    st.sets(st.integers(0, 25)),
+)
+def test_a_growing_answer_is_written_as_a_fresh_render_writes_it(chunks: list[bytes], restarts: set[int]) -> None:
+    """A streaming answer is saved every second by one `ItemWriter`, which keeps what it wrote of the body and the
+    offsets: at every save its item is byte for byte the one a fresh writer renders, and loads back exactly."""
+    from chatterm.cassette.load import parse_recording
+    from chatterm.cassette.model import Interaction, Request, Response
+    from chatterm.cassette.vcr import ItemWriter, assemble_vcr
+
+    writer, body, offsets = ItemWriter(), b"", []
+    for number, chunk in enumerate(chunks):
+        body = chunk if number in restarts else body + chunk  # (a body that is not a continuation starts afresh)
+        offsets = [(at, min(end, len(body))) for at, end in offsets if end <= len(body)]
+        if offsets and number % 3:
+            offsets[-1] = (number * 0.01, len(body))  # the last event grew
+        else:
+            offsets.append((number * 0.01, len(body)))
+        response = Response(status=200, headers={"content-type": ["text/event-stream"]}, body=body, offsets=offsets)
+        interaction = Interaction(Request("POST", "http://x/v1/chat/completions"), response, meta={"model": "m"})
+        written = writer.render(interaction)
+        assert written == ItemWriter().render(interaction)
+        loaded = parse_recording(assemble_vcr([written]), "growing").interactions[0].response
+        assert loaded.body == body and loaded.offsets == [(round(at, 4), end) for at, end in offsets]
+
+
 _EVENT_PIECES = st.sampled_from([b"data: {}", b"\n", b"\r\n", b"\n\n", b"\r\n\r\n", b"x", b"\x00\x00\x00\x10", b"\x00"])
 
 

@@ -181,18 +181,23 @@ def text_or_bytes(body: bytes) -> str | bytes:
     return text
 
 
-def extra_of(interaction: Interaction) -> dict[str, Any]:
+def _offsets_list(offsets: list[tuple[float, int]]) -> _FlowList:
+    return _FlowList(_FlowList([round(at, 4), end]) for at, end in offsets)
+
+
+def extra_of(interaction: Interaction, offsets: object = None) -> dict[str, Any]:
+    """chatterm's own fields of an interaction; `offsets`, when given, stands in for its event offsets."""
     response = interaction.response
     extra: dict[str, Any] = dict(interaction.meta)
     if response.offsets:
-        extra["offsets"] = _FlowList(_FlowList([round(at, 4), end]) for at, end in response.offsets)
+        extra["offsets"] = offsets if offsets is not None else _offsets_list(response.offsets)
     if response.error:
         extra["error"] = response.error
     return extra
 
 
-def vcr_item(interaction: Interaction) -> dict[str, Any]:
-    """One interaction as vcrpy stores it."""
+def vcr_item(interaction: Interaction, body: object = None, offsets: object = None) -> dict[str, Any]:
+    """One interaction as vcrpy stores it; `body` and `offsets`, when given, stand in for the response's."""
     request = interaction.request or Request(method="POST", url="")
     response = interaction.response
     item: dict[str, Any] = {
@@ -203,12 +208,12 @@ def vcr_item(interaction: Interaction) -> dict[str, Any]:
             "uri": request.url,
         },
         "response": {
-            "body": {"string": text_or_bytes(response.body)},
+            "body": {"string": text_or_bytes(response.body) if body is None else body},
             "headers": response.headers,
             "status": {"code": response.status or 200, "message": response.reason or reason_phrase(response.status)},
         },
     }
-    extra = extra_of(interaction)
+    extra = extra_of(interaction, offsets)
     if extra:
         item["response"][EXTRA] = extra
     return item
@@ -218,40 +223,84 @@ _BODY = "chatterm-body-placeholder-7f3e"
 _OFFSETS = "chatterm-offsets-placeholder-7f3e"
 
 
-def literal_block(text: str, indent: int) -> str:
-    """`text` as a YAML literal block scalar at `indent`, exact to the byte (the caller checked it is printable).
+class ItemWriter:
+    """Writes one interaction as the YAML of one cassette item, again at each save while its response grows.
 
-    Written directly rather than through the YAML emitter: saving a long streaming answer every second must not
-    hold the interpreter for the emitter's character-by-character analysis.
+    A streaming answer is saved every second. The body is written as a literal block directly rather than through
+    the YAML emitter (whose character-by-character analysis would hold the interpreter), and the lines of the body
+    and the offsets of the events written at one save are kept for the next: a save costs what the answer added
+    since the last one, not its whole length again.
     """
-    chomp = "+" if text.endswith("\n") else "-"
-    lines = text.split("\n")
-    if chomp == "+":
-        lines.pop()
-    pad = " " * indent
-    return f"|2{chomp}\n" + "".join(f"{pad}{line}\n" if line else "\n" for line in lines)
+
+    def __init__(self) -> None:
+        self._body = b""
+        """The start of the body, complete lines that YAML carries exactly, whose text `_lines` holds."""
+        self._lines: list[str] = []
+        self._padded: list[str] = []
+        """The first of `_lines` as lines of the block at `_indent`."""
+        self._indent = 0
+        self._offsets: list[tuple[float, int]] = []
+        self._offset_texts: list[str] = []
+
+    def render(self, interaction: Interaction) -> bytes:
+        response = interaction.response
+        rest = self._text_lines(response.body)
+        literal = rest is not None
+        offsets = response.offsets
+        item = vcr_item(interaction, body=_BODY if literal else None, offsets=_OFFSETS if offsets else None)
+        text = dump_yaml([item]).decode("utf-8")
+        if rest is not None:
+            head, _, tail = text.partition(f"string: {_BODY}\n")
+            indent = len(head) - len(head.rstrip(" ")) + 2  # the key's column, plus two
+            text = head + "string: " + self._block(rest, indent) + tail
+        if offsets:
+            text = text.replace(_OFFSETS, self._offsets_text(offsets), 1)
+        # A document ending in a `|+` block gets an explicit end marker; between items it must not stand.
+        return text.encode("utf-8").removesuffix(b"...\n")
+
+    def _text_lines(self, body: bytes) -> str | None:
+        """Takes in the body's new complete lines; returns the text after the last one, or None if the body cannot
+        be a literal block (empty, not UTF-8, or holding characters YAML would not carry exactly)."""
+        if not body.startswith(self._body):
+            self._body, self._lines, self._padded = b"", [], []
+        cut = body.rfind(b"\n") + 1
+        if cut > len(self._body):
+            text = _block_text(body[len(self._body) : cut])
+            if text is None:
+                return None
+            self._lines.extend(text.split("\n")[:-1])
+            self._body = body[:cut]
+        return _block_text(body[cut:]) if body else None
+
+    def _block(self, rest: str, indent: int) -> str:
+        """The body as a literal block scalar at `indent`, exact to the byte."""
+        if indent != self._indent:
+            self._padded, self._indent = [], indent
+        pad = " " * indent
+        self._padded.extend(f"{pad}{line}\n" if line else "\n" for line in self._lines[len(self._padded) :])
+        last = f"{pad}{rest}\n" if rest else ""
+        return f"|2{'-' if rest else '+'}\n" + "".join(self._padded) + last
+
+    def _offsets_text(self, offsets: list[tuple[float, int]]) -> str:
+        """The offsets as JSON (a YAML flow sequence); those of the last save but its last are reused if unchanged."""
+        keep = len(self._offsets)
+        if offsets[:keep] != self._offsets:
+            keep = 0
+        texts = self._offset_texts[:keep]
+        texts.extend(json.dumps([round(at, 4), end], separators=(",", ":")) for at, end in offsets[keep:])
+        self._offsets, self._offset_texts = offsets[:-1], texts[:-1]  # (the last event may still grow)
+        return "[" + ",".join(texts) + "]"
+
+
+def _block_text(data: bytes) -> str | None:
+    """`data` as text a literal block carries exactly, or None."""
+    text = text_or_bytes(data)
+    return text if isinstance(text, str) and "\r" not in text else None
 
 
 def vcr_item_yaml(interaction: Interaction) -> bytes:
     """One interaction as the YAML of one list item; a cassette is these joined (see `assemble_vcr`)."""
-    item = vcr_item(interaction)
-    response = item["response"]
-    body = response["body"]["string"]
-    literal = isinstance(body, str) and body != "" and "\r" not in body
-    if literal:
-        response["body"]["string"] = _BODY
-    offsets = response.get(EXTRA, {}).get("offsets")
-    if offsets:
-        response[EXTRA]["offsets"] = _OFFSETS
-    text = dump_yaml([item]).decode("utf-8")
-    if literal:
-        head, _, tail = text.partition(f"string: {_BODY}\n")
-        indent = len(head) - len(head.rstrip(" ")) + 2  # the key's column, plus two
-        text = head + "string: " + literal_block(body, indent) + tail
-    if offsets:
-        text = text.replace(_OFFSETS, json.dumps(offsets, separators=(",", ":")), 1)
-    # A document ending in a `|+` block gets an explicit end marker; between items it must not stand.
-    return text.encode("utf-8").removesuffix(b"...\n")
+    return ItemWriter().render(interaction)
 
 
 def assemble_vcr(items: list[bytes]) -> bytes:
