@@ -7,7 +7,7 @@ their caches, and each line goes through the app's line filters: five times the 
 This compositor asks each widget only for its lines in the rows being repainted; what reaches the terminal is the
 same (a test compares the two line for line). A full repaint (a layout, a scroll) is unchanged.
 
-It overrides `Compositor._get_renders`, a private method, with Textual pinned in pyproject.toml.
+It overrides `Compositor._get_renders`, a private method: pyproject.toml holds Textual to the 8.2 series.
 """
 
 from __future__ import annotations

@@ -23,13 +23,17 @@ import functools
 import re
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from rich._wrap import divide_line  # (private: the line breaks Rich's word wrap makes)
 from rich.console import RenderableType
 from rich.segment import Segment
 from rich.text import Text
 from textual.geometry import Region, Size
 from textual.strip import Strip
 from textual.widget import Widget
+
+try:
+    from rich._wrap import divide_line  # (private: where Rich's word wrap breaks a line)
+except ImportError:  # pragma: no cover - without it, the reasoning is cut into kept lines at line ends only
+    divide_line = None  # type: ignore[assignment]
 
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
@@ -366,7 +370,8 @@ class TextView(MarkdownView):
             self._forget_kept()
             self._kept_start, rest = start, text
         last = rest.rpartition("\n")[2]
-        breaks = divide_line(last, max(self._width, 1)) if last and "\t" not in last else []
+        wrap = last and "\t" not in last and divide_line is not None
+        breaks = divide_line(last, max(self._width, 1)) if wrap else []
         # (a line that starts with a word, not one inside a word folded across lines, which more text can refold)
         starts = [at for at in breaks if last[at - 1].isspace() and not last[at].isspace()]
         settled = rest[: len(rest) - len(last) + (starts[-1] if starts else 0)]
