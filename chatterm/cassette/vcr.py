@@ -244,10 +244,9 @@ class ItemWriter:
 
     def render(self, interaction: Interaction) -> bytes:
         response = interaction.response
-        rest = self._text_lines(response.body)
-        literal = rest is not None
+        rest = self._text_lines(response.body)  # (None: not a literal block)
         offsets = response.offsets
-        item = vcr_item(interaction, body=_BODY if literal else None, offsets=_OFFSETS if offsets else None)
+        item = vcr_item(interaction, body=None if rest is None else _BODY, offsets=_OFFSETS if offsets else None)
         text = dump_yaml([item]).decode("utf-8")
         if rest is not None:
             head, _, tail = text.partition(f"string: {_BODY}\n")

@@ -17,7 +17,6 @@ from collections.abc import Iterable
 from textual._compositor import Compositor
 from textual.geometry import Region
 from textual.strip import Strip
-from textual.widget import Widget
 
 
 class RowCompositor(Compositor):
@@ -26,7 +25,6 @@ class RowCompositor(Compositor):
             yield from super()._get_renders(crop)
             return
         top, bottom = crop.y, crop.bottom
-        widget: Widget
         for widget, (region, clip) in self.visible_widgets.items():
             if not crop.overlaps(clip):
                 continue

@@ -219,10 +219,7 @@ class MarkdownView(Widget):
     def _render_text(self, text: str) -> list[Strip]:
         if not text.strip():
             return []
-        lines = self._render_lines(text.strip("\n"))
-        while lines and _blank(lines[-1]):
-            lines.pop()  # trailing blank lines (not a code block's padding, which has a background)
-        return [self._strip(line) for line in lines]
+        return [self._strip(line) for line in _without_blank_end(self._render_lines(text.strip("\n")))]
 
     def _render_lines(self, text: str) -> list[list[Segment]]:
         console = self.app.console
@@ -384,11 +381,12 @@ class TextView(MarkdownView):
         writing = rest[len(settled) :]
         if not writing.strip():  # ends in a blank line, which a whole text does not draw (rare: draw it whole)
             return self._render_text(self._tail)
-        lines = self._render_lines(self._plain(writing))
-        while _blank(lines[-1]):
-            lines.pop()  # (trailing spaces folded onto a line of their own)
+        lines = _without_blank_end(self._render_lines(self._plain(writing)))  # (spaces folded onto a line)
         return [*self._kept, *(self._strip(line) for line in lines)]
 
 
-def _blank(line: list[Segment]) -> bool:
-    return all(not segment.text.strip() and not (segment.style and segment.style.bgcolor) for segment in line)
+def _without_blank_end(lines: list[list[Segment]]) -> list[list[Segment]]:
+    """`lines` less the blank lines at their end (not a code block's padding, which has a background)."""
+    while lines and all(not seg.text.strip() and not (seg.style and seg.style.bgcolor) for seg in lines[-1]):
+        lines.pop()
+    return lines
