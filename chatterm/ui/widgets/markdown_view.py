@@ -219,15 +219,16 @@ class MarkdownView(Widget):
     def _render_text(self, text: str) -> list[Strip]:
         if not text.strip():
             return []
-        return [self._strip(line) for line in _without_blank_end(self._render_lines(text.strip("\n")))]
+        return self._strips(_without_blank_end(self._render_lines(text.strip("\n"))))
 
     def _render_lines(self, text: str) -> list[list[Segment]]:
         console = self.app.console
         options = console.options.update(width=max(self._width, 1), height=None)
         return console.render_lines(self.renderable(text), options, pad=True)
 
-    def _strip(self, line: list[Segment]) -> Strip:
-        return Strip(Segment.apply_style(line, self.rich_style), self._width)
+    def _strips(self, lines: list[list[Segment]]) -> list[Strip]:
+        style, width = self.rich_style, self._width  # (once: a widget's style is worked out from its ancestors')
+        return [Strip(Segment.apply_style(line, style), width) for line in lines]
 
     def _render_tail(self) -> list[Strip]:
         return self._render_text(self._tail)
@@ -376,13 +377,13 @@ class TextView(MarkdownView):
             lines = self._render_lines(self._plain(settled))
             if settled.endswith("\n"):
                 lines.pop()  # (the empty line after a final newline)
-            self._kept.extend(self._strip(line) for line in lines)
+            self._kept.extend(self._strips(lines))
             self._kept_text += settled
         writing = rest[len(settled) :]
         if not writing.strip():  # ends in a blank line, which a whole text does not draw (rare: draw it whole)
             return self._render_text(self._tail)
         lines = _without_blank_end(self._render_lines(self._plain(writing)))  # (spaces folded onto a line)
-        return [*self._kept, *(self._strip(line) for line in lines)]
+        return [*self._kept, *self._strips(lines)]
 
 
 def _without_blank_end(lines: list[list[Segment]]) -> list[list[Segment]]:
