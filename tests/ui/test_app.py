@@ -342,3 +342,18 @@ async def test_a_long_session_opens_with_its_tail_then_its_whole_history(faults:
         assert len(screen.messages()) == OPENED_TURNS + 1
         turns = saved_turns(app)
         assert len(turns) == 121, "the continued session file holds the whole history"
+
+
+async def test_while_an_answer_streams_the_speed_is_shown_and_the_cursor_is_steady(faults: FaultServer) -> None:
+    """The live speed is redrawn with the answer's frames, and the composer's cursor does not blink (each blink and
+    each speed redraw of their own would be a frame more while the answer draws 20 a second)."""
+    faults.gap = 0.02
+    app = app_for(faults.url("lines"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.chat_screen
+        assert screen.composer.cursor_blink
+        await send(pilot, app, "Go")
+        await wait_for(pilot, lambda: "tok/s" in str(screen.status.render()))
+        assert screen.streaming and not screen.composer.cursor_blink
+        await wait_for(pilot, lambda: bool(screen.messages()) and screen.messages()[-1].finished)
+        assert screen.composer.cursor_blink, "blinks again once the answer is in"

@@ -176,6 +176,8 @@ class ChatScreen(Screen[None]):
         """Feed one answer's events into its message; a stop keeps the partial answer."""
         reply = Reply()
         stopped = False
+        message.on_flush = self.status.show_speed
+        blink, self.composer.cursor_blink = self.composer.cursor_blink, False  # (a blink is a frame of its own)
         try:
             async for event in events:
                 reply.add(event)
@@ -193,6 +195,7 @@ class ChatScreen(Screen[None]):
             stopped = True
             raise
         finally:
+            self.composer.cursor_blink = blink
             notice = None
             if stopped:
                 notice = "Stopped. Ctrl+R asks again."

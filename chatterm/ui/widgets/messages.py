@@ -10,6 +10,7 @@ and escape sequences become visible symbols, never terminal commands.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 from rich.text import Text
@@ -110,6 +111,9 @@ class AssistantMessage(Vertical):
         self.finished = False
         self.preset: tuple[str | None, int | None] = (None, None)
         """The notice and reasoning token count of an answer shown finished (an opened session)."""
+        self.on_flush: Callable[[], None] | None = None
+        """Called after each flush: what else changes as the answer streams (the status line's speed) is drawn in the
+        same frame."""
 
     @property
     def answer(self) -> str:
@@ -165,6 +169,8 @@ class AssistantMessage(Vertical):
                 self.reasoning_pane.body.fit_height()
                 self.set_reasoning_title()
             self.markdown.append(text)
+        if self.on_flush is not None:
+            self.on_flush()
 
     def _title_thinking(self) -> None:
         if self.reasoning_seconds is None and self.reasoning_started is not None:

@@ -50,7 +50,12 @@ class StatusLine(Static):
         self._pieces += 1
         if self._first is not None and now - self._first > 0.2:
             self.tokens_per_second = self._pieces / (now - self._first)
-        if now - self._shown > 0.5:  # live speed, redrawn twice a second at most
+
+    def show_speed(self) -> None:
+        """Redraw the live speed, twice a second at most: called as the answer is drawn (`AssistantMessage.flush`),
+        so that it joins a frame the answer draws anyway rather than making frames of its own."""
+        now = time.monotonic()
+        if self.tokens_per_second is not None and now - self._shown > 0.5:
             self._shown = now
             self.refresh_text()
 
