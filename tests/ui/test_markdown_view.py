@@ -209,3 +209,73 @@ async def test_reasoning_is_wrapped_a_line_at_a_time_exactly_as_a_whole_render()
         app.theme = "textual-light" if app.current_theme.dark else "textual-dark"
         await pilot.pause()
         assert drawn(ours) == drawn(whole), "drawn again in the new theme's colours"
+
+
+class WholeTailView(MarkdownView):
+    """The Markdown view rendering its tail whole each time, a list included."""
+
+    def _render_tail(self) -> list[Strip]:
+        return self._render_text(self._tail)
+
+
+class ListHost(App[None]):
+    def compose(self) -> ComposeResult:
+        yield MarkdownView(id="ours")
+        yield WholeTailView(id="whole")
+
+
+def random_lists(rng: random.Random) -> str:
+    """Markdown full of lists: bullets, numbers about to gain a digit, nested and continued items, and lines that
+    look like items but are not (thematic breaks, code, numbers that cannot interrupt a paragraph)."""
+    words = ["word", "**bold**", "`code`", "[link](http://x)", "a", "longer-word", "*em*", "x" * 30, "<!-- c -->"]
+    lines: list[str] = []
+    number = 1
+    for _ in range(rng.randint(4, 16)):
+        roll = rng.random()
+        text = " ".join(rng.choice(words) for _ in range(rng.randint(0, 12)))
+        if roll < 0.3:
+            lines.append(f"{rng.choice('-*+')} {text}")
+        elif roll < 0.5:
+            number = rng.choice([number + 1, number + 1, number + 1, number, 1, 9, 99, 0])
+            lines.append(f"{number}{rng.choice('..)')} {text}")
+        elif roll < 0.6:
+            lines.append(f"  {rng.choice(['- ', '1. ', '', '  '])}{text}")
+        elif roll < 0.68:
+            lines.append(
+                rng.choice(
+                    ["- - -", "* * *", "---", "- -", "-", "# Heading", "> quote", "| a | b |", "- [r]: http://r"]
+                )
+            )
+        elif roll < 0.74:
+            lines += ["```", f"- {text}", "1. not an item", "```"]
+        elif roll < 0.8:
+            lines.append("")
+        else:
+            lines.append(text)
+    return "\n".join(lines)
+
+
+async def test_a_list_renders_its_last_item_alone_exactly_as_the_whole_tail() -> None:
+    """The block being written, in a list, renders only its last item again: at every step, whatever the pieces and
+    the width, the lines are those of rendering the whole block (items that turn out to be drawn as nothing, numbers
+    that gain a digit, lines that look like items and are not included)."""
+    app = ListHost()
+    async with app.run_test(size=(100, 20)) as pilot:
+        ours, whole = app.query_one("#ours", MarkdownView), app.query_one("#whole", MarkdownView)
+        await pilot.pause()
+        rng = random.Random(11)
+        split = 0
+        for case in range(50):
+            text, width = random_lists(rng), rng.choice([20, 47, 80])
+            for view in (ours, whole):
+                view.update("")
+                view._set_width(width)
+            at = 0
+            while at < len(text):
+                step = rng.randint(1, 30)
+                for view in (ours, whole):
+                    view.append(text[at : at + step])
+                at += step
+                split += ours._split[1] is not None
+                assert drawn(ours) == drawn(whole), f"case {case} at {at}: {text[:at]!r}"
+        assert split > 500, "the last item was rendered alone often"

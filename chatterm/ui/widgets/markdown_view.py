@@ -5,7 +5,8 @@ frame grows with the answer. Here the source is split at block boundaries (blank
 
 - frozen chunks: settled blocks, rendered once per width and kept as strips;
 - the open chunk: settled blocks that the next block may still continue (a list, a quote), rendered together;
-- the tail: the block being written, re-rendered when it grows.
+- the tail: the block being written, re-rendered when it grows; in a list, only its last item is (the items before
+  it are drawn once, as the list's head).
 
 So a frame costs the tail, whatever the length of the answer, and only the lines that changed are repainted.
 
@@ -48,6 +49,10 @@ _ITEM = re.compile(r"^ {0,3}([-*+] |\d+[.)] |>)", re.MULTILINE)
 """A list item or a quote: a next block starting like this may continue the one before, and so may an indented
 block after a list or quote. Anything else starts afresh, so what came before can be frozen."""
 
+_ITEM_START = re.compile(r" {0,3}([-*+]|\d{1,9}[.)])[ \t]+(\S)")
+"""A line that starts a list item with some text, where the tail may be split (see `_render_tail`)."""
+_RULE_LIKE = re.compile(r"[-*_ \t]*")
+"""A line that more text could still turn into a thematic break ("- - -"), not a list item."""
 _SPACE_AT_LINE_END = re.compile(r"[ \t]+(?=\n)")
 _BLANK_LINES = re.compile(r"\n{3,}")
 
@@ -82,6 +87,10 @@ class MarkdownView(Widget):
         self._rest: list[Strip] = []
         """The lines after the frozen ones: the open chunk and the tail."""
         self._tail_start = 0
+        self._split: tuple[tuple[int, int], tuple[list[Strip], int] | None] = ((-1, -1), None)
+        """Where the last list item of the tail starts (where the tail starts in the source, the offset in the
+        tail), and if the tail is drawn as the lines before it and its own: the lines before it and how many
+        of the item's first lines to leave out (`_render_tail`)."""
         self._blank = Strip.blank(0)
         self._laid_out = 0
         """The height the widget has on screen (its last layout)."""
@@ -231,7 +240,32 @@ class MarkdownView(Widget):
         return [Strip(Segment.apply_style(line, style), width) for line in lines]
 
     def _render_tail(self) -> list[Strip]:
-        return self._render_text(self._tail)
+        """The tail's lines. In a list, only the item being written is rendered again: text after the start of an
+        item cannot change the blocks before it, and Rich draws each item of a list from its own text alone, so the
+        lines before the item's are kept. That the item alone is drawn as in the whole tail (Rich has quirks: a
+        blank line before a list, numbers padded to the widest, an item that is not one) is checked once, when the
+        item starts; if it is not, the tail is rendered whole."""
+        tail = self._tail
+        offset = _last_item(tail, self._in_fence)
+        if not offset:
+            return self._render_text(tail)
+        key = (len(self._source) - len(tail), offset)
+        if self._split[0] != key:  # a new item: does the whole tail end with the item's own lines?
+            whole = self._render_text(tail)
+            item = self._render_text(tail[offset:])
+            drop = 1 if item and not item[0].text.strip() else 0  # (the blank line Rich draws before a list)
+            own = len(item) - drop
+            alike = 0 < own <= len(whole) and _same(item[drop:], whole[len(whole) - own :])
+            alike = alike and _starts_item(tail, tail.count("\n", 0, offset))
+            self._split = (key, (whole[: len(whole) - own], drop) if alike else None)
+            return whole
+        if self._split[1] is not None:
+            head, drop = self._split[1]
+            item = self._render_text(tail[offset:])
+            if len(item) > drop and not (drop and item[0].text.strip()):
+                return [*head, *item[drop:]]
+            self._split = (key, None)  # (drawn as nothing now: a link definition, an HTML comment)
+        return self._render_text(tail)
 
     def _assemble(self) -> None:
         """The lines of every part at the current width; frozen lines are kept, the rest re-rendered if stale."""
@@ -266,7 +300,7 @@ class MarkdownView(Widget):
             self._width = width
             self._blank = Strip.blank(width, self.rich_style)
             self._frozen_lines, self._frozen_count = [], 0
-            self._open_strips, self._tail_strips = None, None
+            self._open_strips, self._tail_strips, self._split = None, None, ((-1, -1), None)
             self._assemble()
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
@@ -384,6 +418,33 @@ class TextView(MarkdownView):
             return self._render_text(self._tail)
         lines = _without_blank_end(self._render_lines(self._plain(writing)))  # (spaces folded onto a line)
         return [*self._kept, *self._strips(lines)]
+
+
+def _last_item(text: str, in_fence: bool) -> int:
+    """Where the last line that starts a list item begins, after the first line and outside code fences (0: none);
+    not a line that more text could turn into a thematic break ("- - -")."""
+    at = offset = 0
+    for line in text.splitlines(keepends=True):
+        if _FENCE.match(line):
+            in_fence = not in_fence
+        elif not in_fence and at and (item := _ITEM_START.match(line)):
+            offset = at if not _RULE_LIKE.fullmatch(line[item.start(2) :].rstrip("\n")) else offset
+        at += len(line)
+    return offset
+
+
+def _starts_item(text: str, line: int) -> bool:
+    """Whether an item of a list that is not inside another block starts at `line` of `text`."""
+    _, parser = _markdown_parts("default")
+    return any(
+        token.type == "list_item_open" and token.level == 1 and token.map and token.map[0] == line
+        for token in parser.parse(text)
+    )
+
+
+def _same(lines: list[Strip], others: list[Strip]) -> bool:
+    """Whether two renders draw the same (Rich may cut a run of same-styled text into segments differently)."""
+    return len(lines) == len(others) and all(a.simplify() == b.simplify() for a, b in zip(lines, others, strict=True))
 
 
 def _without_blank_end(lines: list[list[Segment]]) -> list[list[Segment]]:
