@@ -279,3 +279,14 @@ async def test_a_list_renders_its_last_item_alone_exactly_as_the_whole_tail() ->
                 split += ours._split[1] is not None
                 assert drawn(ours) == drawn(whole), f"case {case} at {at}: {text[:at]!r}"
         assert split > 500, "the last item was rendered alone often"
+
+
+async def test_a_replaced_list_is_drawn_anew() -> None:
+    app = ListHost()
+    async with app.run_test(size=(60, 20)) as pilot:
+        view = app.query_one("#ours", MarkdownView)
+        await pilot.pause()
+        view.append("- a\n- b")
+        view.update("- x\n- y")  # (its last item starts where the replaced one's did)
+        view.append(" and z")
+        assert [line.text.strip() for line in view.lines if line.text.strip()] == ["• x", "• y and z"]

@@ -110,7 +110,7 @@ class MarkdownView(Widget):
         """Replace the whole text."""
         self._source, self._frozen, self._open, self._tail, self._in_fence = "", [], "", "", False
         self._frozen_lines, self._frozen_count = [], 0
-        self._open_strips, self._tail_strips = None, None
+        self._open_strips, self._tail_strips, self._split = None, None, ((-1, -1), None)
         self._room = 0
         self.append(source)
         self._relayout()
