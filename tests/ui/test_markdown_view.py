@@ -156,17 +156,31 @@ async def test_a_fit_right_after_a_growth_is_not_lost() -> None:
         assert view.size.height == view.line_count
 
 
-class WholeTextView(TextView):
-    """The reasoning view drawing its last paragraph whole each time, as the Markdown view does."""
+class WholeTail(MarkdownView):
+    """Renders the block being written whole each time: what the incremental renders are compared with."""
 
     def _render_tail(self) -> list[Strip]:
         return self._render_text(self._tail)
 
 
-class TextHost(App[None]):
+class WholeTextView(WholeTail, TextView):
+    """The reasoning view drawing its last paragraph whole each time."""
+
+
+class WholeTailView(WholeTail):
+    """The Markdown view rendering its tail whole each time, a list included."""
+
+
+class Pair(App[None]):
+    """A view (#ours) and the same kind of view rendering its tail whole (#whole)."""
+
+    def __init__(self, ours: type[MarkdownView], whole: type[MarkdownView]) -> None:
+        super().__init__()
+        self.views = (ours, whole)
+
     def compose(self) -> ComposeResult:
-        yield TextView(id="ours")
-        yield WholeTextView(id="whole")
+        yield self.views[0](id="ours")
+        yield self.views[1](id="whole")
 
 
 def random_text(rng: random.Random) -> str:
@@ -183,7 +197,7 @@ def drawn(view: TextView) -> list[Strip]:
 async def test_reasoning_is_wrapped_a_line_at_a_time_exactly_as_a_whole_render() -> None:
     """The reasoning view keeps the lines of its last paragraph but the last one (word wrapping is greedy): at every
     step, whatever the pieces and the width, its lines are those of wrapping the whole text again."""
-    app = TextHost()
+    app = Pair(TextView, WholeTextView)
     async with app.run_test(size=(100, 20)) as pilot:
         ours, whole = app.query_one("#ours", TextView), app.query_one("#whole", TextView)
         rng = random.Random(3)
@@ -209,19 +223,6 @@ async def test_reasoning_is_wrapped_a_line_at_a_time_exactly_as_a_whole_render()
         app.theme = "textual-light" if app.current_theme.dark else "textual-dark"
         await pilot.pause()
         assert drawn(ours) == drawn(whole), "drawn again in the new theme's colours"
-
-
-class WholeTailView(MarkdownView):
-    """The Markdown view rendering its tail whole each time, a list included."""
-
-    def _render_tail(self) -> list[Strip]:
-        return self._render_text(self._tail)
-
-
-class ListHost(App[None]):
-    def compose(self) -> ComposeResult:
-        yield MarkdownView(id="ours")
-        yield WholeTailView(id="whole")
 
 
 def random_lists(rng: random.Random) -> str:
@@ -259,7 +260,7 @@ async def test_a_list_renders_its_last_item_alone_exactly_as_the_whole_tail() ->
     """The block being written, in a list, renders only its last item again: at every step, whatever the pieces and
     the width, the lines are those of rendering the whole block (items that turn out to be drawn as nothing, numbers
     that gain a digit, lines that look like items and are not included)."""
-    app = ListHost()
+    app = Pair(MarkdownView, WholeTailView)
     async with app.run_test(size=(100, 20)) as pilot:
         ours, whole = app.query_one("#ours", MarkdownView), app.query_one("#whole", MarkdownView)
         await pilot.pause()
@@ -282,7 +283,7 @@ async def test_a_list_renders_its_last_item_alone_exactly_as_the_whole_tail() ->
 
 
 async def test_a_replaced_list_is_drawn_anew() -> None:
-    app = ListHost()
+    app = Pair(MarkdownView, WholeTailView)
     async with app.run_test(size=(60, 20)) as pilot:
         view = app.query_one("#ours", MarkdownView)
         await pilot.pause()

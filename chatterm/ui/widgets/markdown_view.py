@@ -76,8 +76,6 @@ class MarkdownView(Widget):
         self._frozen: list[str] = []
         self._open = ""
         self._tail = ""
-        self._in_fence = False
-        """Whether the tail starts inside a code fence (settled text never ends inside one)."""
         self._width = 0
         self._frozen_lines: list[Strip] = []
         self._frozen_count = 0
@@ -108,7 +106,7 @@ class MarkdownView(Widget):
 
     def update(self, source: str) -> None:
         """Replace the whole text."""
-        self._source, self._frozen, self._open, self._tail, self._in_fence = "", [], "", "", False
+        self._source, self._frozen, self._open, self._tail = "", [], "", ""
         self._frozen_lines, self._frozen_count = [], 0
         self._open_strips, self._tail_strips, self._split = None, None, ((-1, -1), None)
         self._room = 0
@@ -168,7 +166,7 @@ class MarkdownView(Widget):
         Whether a block can be frozen depends on the block after it, so each boundary is judged on its own (an
         append can hold many blocks); what is frozen in one append is rendered in one piece."""
         boundaries = []
-        in_fence = self._in_fence
+        in_fence = False  # (the tail starts outside a code fence: settled text never ends inside one)
         position = 0
         for line in self._tail.splitlines(keepends=True):
             end = position + len(line)
@@ -183,7 +181,6 @@ class MarkdownView(Widget):
                 self._freeze(len(self._open))  # the open chunk waited for the start of the next block
             return
         settled, self._tail = self._tail[: boundaries[-1]], self._tail[boundaries[-1] :]
-        self._in_fence = False
         self._open_strips = None
         offset, cut = len(self._open), 0
         self._open += settled
@@ -246,7 +243,7 @@ class MarkdownView(Widget):
         blank line before a list, numbers padded to the widest, an item that is not one) is checked once, when the
         item starts; if it is not, the tail is rendered whole."""
         tail = self._tail
-        offset = _last_item(tail, self._in_fence)
+        offset = _last_item(tail)
         if not offset:
             return self._render_text(tail)
         key = (len(self._source) - len(tail), offset)
@@ -420,10 +417,11 @@ class TextView(MarkdownView):
         return [*self._kept, *self._strips(lines)]
 
 
-def _last_item(text: str, in_fence: bool) -> int:
+def _last_item(text: str) -> int:
     """Where the last line that starts a list item begins, after the first line and outside code fences (0: none);
     not a line that more text could turn into a thematic break ("- - -")."""
     at = offset = 0
+    in_fence = False
     for line in text.splitlines(keepends=True):
         if _FENCE.match(line):
             in_fence = not in_fence
