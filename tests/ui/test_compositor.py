@@ -44,6 +44,7 @@ def compare(app: ChatApp) -> collections.Counter[str]:
     screen = app.chat_screen
     ours = screen._compositor
     assert isinstance(ours, RowCompositor)
+    screen._refresh_layout()  # (a scroll may be pending while the answer streams: both lay out the screen as it is)
     theirs = Compositor()
     theirs.reflow(screen, screen.size)
     asked: collections.Counter[str] = collections.Counter()
