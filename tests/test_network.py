@@ -4,17 +4,23 @@ kept-alive connections, a server that closes an idle one, and a reader that fall
 from __future__ import annotations
 
 import asyncio
+import itertools
+import socket
 import ssl
+import time
 from pathlib import Path
 
 import httpx
 import pytest
 import trustme
 
+from chatterm import network
+from chatterm.cassette.recorder import Recorder
 from chatterm.client import ChatClient
 from chatterm.endpoint import Endpoint
-from chatterm.network import HIGH_WATER, AsyncioBackend, AsyncioStream, http_transport
-from tests.faultserver import ANSWER, FaultServer
+from chatterm.events import Content
+from chatterm.network import HIGH_WATER, YIELD_READS, AsyncioBackend, AsyncioStream, http_transport
+from tests.faultserver import ANSWER, WORDS, FaultServer
 from tests.test_client import MESSAGES, ask
 
 RECV_SIZE = 256 * 1024
@@ -130,7 +136,7 @@ async def test_a_reader_that_falls_behind_holds_a_bounded_buffer() -> None:
             chunks = response.aiter_raw()
             total = len(await anext(chunks))
             await asyncio.sleep(0.3)  # the server keeps sending, nothing reads
-            assert len(stream._conn.buffer) <= HIGH_WATER + RECV_SIZE
+            assert stream._conn.buffered <= HIGH_WATER + RECV_SIZE
             async for chunk in chunks:
                 total += len(chunk)
             assert total == size
@@ -140,7 +146,7 @@ async def test_a_reader_that_falls_behind_holds_a_bounded_buffer() -> None:
 
 
 async def test_a_fast_sender_does_not_starve_the_event_loop() -> None:
-    """Reads of data already received still let the loop run (the screen, a key to stop the answer)."""
+    """Reads of data already received still let the loop run now and then (the screen, a key to stop the answer)."""
     server = await flood(16 * 1024 * 1024)
     port = server.sockets[0].getsockname()[1]
     ticks = 0
@@ -162,8 +168,74 @@ async def test_a_fast_sender_does_not_starve_the_event_loop() -> None:
             async for _ in response.aiter_raw():
                 unbroken = unbroken + 1 if ticks == seen else 0
                 longest, seen = max(longest, unbroken), ticks
-        assert longest <= 1, "the loop ran between any two reads"
+        assert 1 < longest < YIELD_READS, f"the loop ran every {YIELD_READS} reads"
     finally:
         beating.cancel()
         server.close()
         await server.wait_closed()
+
+
+async def test_a_trickle_is_read_in_gathered_pieces_each_with_the_time_it_arrived(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """While data trickles in, the reader is woken once per GATHER and reads what arrived meanwhile piece by piece,
+    each with its arrival time; the end of the stream wakes it at once."""
+    monkeypatch.setattr(network, "GATHER", 0.5)
+    loop = asyncio.get_running_loop()
+    ours, theirs = socket.socketpair()
+    conn = network._Connection()
+    transport, _ = await loop.create_connection(lambda: conn, sock=ours)
+    assert isinstance(transport, asyncio.Transport)
+    stream = AsyncioStream(transport, conn)
+    try:
+        first = asyncio.create_task(stream.read(1024))
+        theirs.send(b"one")  # the reader has not been woken for longer than GATHER: at once
+        assert await asyncio.wait_for(first, 0.4) == b"one"
+
+        reading = asyncio.create_task(stream.read(1024))
+        theirs.send(b"two")
+        await asyncio.sleep(0.05)
+        theirs.send(b"three")
+        await asyncio.sleep(0.05)
+        assert not reading.done(), "woken within GATHER of the last waking"
+        assert await reading == b"two"
+        read_at = time.monotonic()
+        two_arrived = stream.arrived
+        assert read_at - two_arrived > 0.3
+        assert await asyncio.wait_for(stream.read(1024), 0.01) == b"three"  # received already: no wait
+        assert two_arrived + 0.03 < stream.arrived < read_at - 0.3
+
+        ending = asyncio.create_task(stream.read(1024))
+        await asyncio.sleep(0)
+        started = time.monotonic()
+        theirs.close()
+        assert await ending == b""
+        assert time.monotonic() - started < 0.3, "the end of the stream wakes the reader at once"
+    finally:
+        transport.close()
+        theirs.close()
+
+
+async def test_a_recording_stamps_each_event_with_when_it_arrived_not_when_it_was_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(network, "GATHER", 0.3)
+    server = FaultServer(gap=0.06)
+    await server.start()
+    try:
+        recorder = Recorder()
+        received: list[float] = []
+        endpoint = Endpoint(base_url=server.url("paced"), model="m")
+        async with ChatClient(endpoint, recorder=recorder) as client:
+            async for event in client.stream(MESSAGES):
+                if isinstance(event, Content):
+                    received.append(time.monotonic())
+        assert len(received) == len(WORDS)
+        gaps = [b - a for a, b in itertools.pairwise(received)]
+        assert sum(gap > 0.03 for gap in gaps) <= 3, "the words were read in a few gathered reads"
+        offsets = recorder.interactions[0].response.offsets
+        assert offsets is not None and len(offsets) == len(WORDS) + 2  # (the finish, [DONE])
+        recorded_gaps = [b[0] - a[0] for a, b in itertools.pairwise(offsets[: len(WORDS)])]
+        assert all(gap > 0.03 for gap in recorded_gaps), recorded_gaps  # 0.06 s apart, as the server sent them
+    finally:
+        await server.stop()

@@ -2,7 +2,8 @@
 
 The recorder tees the response bytes: the caller gets every chunk the moment it arrives (vcrpy's own httpx
 stub reads the whole body first, which would stall a live stream). Each chunk is stamped with its time
-offset from the request, and secrets are removed from the request before it is kept.
+offset from the request (the time it arrived from the network, as chatterm's network layer tells it, not when
+it was read: `chatterm.network.GATHER`), and secrets are removed from the request before it is kept.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from chatterm.cassette.model import Headers, Interaction, Recording, Request, Re
 from chatterm.cassette.redact import clean_request
 from chatterm.cassette.timing import EventTimes
 from chatterm.decode.body import body_kind
+from chatterm.network import AsyncioStream
 
 STOPPED = "the answer was stopped before it ended"
 INCOMPLETE = "the answer was still streaming when this was saved"
@@ -70,8 +72,12 @@ class Recorder:
 
 
 class _Capture:
-    def __init__(self, recorder: Recorder, interaction: Interaction, started: float) -> None:
+    def __init__(
+        self, recorder: Recorder, interaction: Interaction, started: float, clock: Callable[[], float]
+    ) -> None:
         self.recorder = recorder
+        self.clock = clock
+        """When the chunk just read arrived."""
         self.interaction = interaction
         self.started = started
         self.body = bytearray()
@@ -84,7 +90,7 @@ class _Capture:
     def add(self, chunk: bytes) -> None:
         now = time.monotonic()
         self.body += chunk
-        self.chunks.append((now - self.started, len(self.body)))
+        self.chunks.append((self.clock() - self.started, len(self.body)))
         if now - self.last_flush >= self.recorder.flush_interval:
             self.last_flush = now
             self.sync()
@@ -148,7 +154,9 @@ class RecordingTransport(httpx.AsyncBaseTransport):
             ),
         )
         self._recorder.interactions.append(interaction)
-        capture = _Capture(self._recorder, interaction, started)
+        stream = response.extensions.get("network_stream")
+        clock = (lambda: stream.arrived) if isinstance(stream, AsyncioStream) else time.monotonic
+        capture = _Capture(self._recorder, interaction, started, clock)
         assert isinstance(response.stream, httpx.AsyncByteStream)
         return httpx.Response(
             status_code=response.status_code,
