@@ -291,3 +291,23 @@ async def test_a_replaced_list_is_drawn_anew() -> None:
         view.update("- x\n- y")  # (its last item starts where the replaced one's did)
         view.append(" and z")
         assert [line.text.strip() for line in view.lines if line.text.strip()] == ["• x", "• y and z"]
+
+
+async def test_blocks_that_settle_together_are_repainted() -> None:
+    """Several paragraphs can come in one flush, and all but the last settle at once: every line that changed is
+    repainted, not only those from the block being written on (lines were left blank on screen until the answer
+    ended, found by watching one stream in tmux)."""
+    app = Host()
+    async with app.run_test(size=(60, 40)) as pilot:
+        view = app.query_one(MarkdownView)
+        view.append("Line 0.\n\n")  # (grows the view, with room for what follows)
+        await pilot.pause()
+        for text in ["Line 1.\n\n", "Line 2.\n\nLine 3.\n\nLine 4.\n\n", "Line 5.\n\n- a\n- b\n\nLine 6.\n\n"]:
+            before = [strip.text for strip in view.lines]
+            view._repaint_regions.clear()
+            view.append(text)
+            assert view.line_count <= view._laid_out, "(no growth: the room is there)"
+            repainted = {y for region in view._repaint_regions for y in region.line_range}
+            changed = {y for y, strip in enumerate(view.lines) if y >= len(before) or strip.text != before[y]}
+            assert changed and changed <= repainted, (text, sorted(changed - repainted))
+            await pilot.pause()

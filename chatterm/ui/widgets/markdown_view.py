@@ -119,21 +119,24 @@ class MarkdownView(Widget):
             return
         self._source += text
         self._tail += text
+        frozen, tail_start = len(self._frozen_lines), self._tail_start
         self._settle()
         self._tail_strips = None
         if not self._width:
             self._relayout()
             self._tell_appended()
             return
+        redrawn = self._open_strips is None  # (the open chunk is drawn again: its lines may all change)
         self._assemble()
         lines = self.line_count
         if lines > self._laid_out:  # outgrown: grow, with room for the next lines
             self._room = lines + max(GROWTH_ROOM, self.screen.size.height)
             self._relayout()
-        elif self._tail_start < self._laid_out:  # repaint only the lines that changed
-            start = self._tail_start
+        else:  # repaint only the lines that changed: from where the open chunk or the tail started before
+            start = frozen if redrawn else min(tail_start, self._tail_start)
             end = min(max(lines, self._drawn), self._laid_out)
-            self.refresh(Region(0, start, self._width, end - start))
+            if start < end:
+                self.refresh(Region(0, start, self._width, end - start))
         if lines != self._drawn:
             self._drawn = lines
             self._tell_appended()
