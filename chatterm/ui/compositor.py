@@ -1,47 +1,180 @@
-"""A compositor that renders only the rows an update repaints.
+"""A compositor that renders only the rows an update repaints, and scrolls the terminal when the conversation scrolls.
 
 To repaint part of the screen, Textual's compositor asks every widget that overlaps the changed area for *all* of
 its visible lines, then keeps the ones in the changed rows. While an answer streams, a frame changes a line or
 two, yet the screen, the conversation, its scrollbar, the message and its text each hand over some 45 lines from
 their caches, and each line goes through the app's line filters: five times the work of the lines that change.
-This compositor asks each widget only for its lines in the rows being repainted, and not at all for the rows where
-the widgets in front of it (drawn first) hide it: a line of the answer hides the message, the conversation and
-the screen behind it (a whole-screen repaint, after a layout, skips them too). What reaches the terminal is the same:
-a test compares the two line for line.
+This compositor asks each widget only for its lines in the rows being repainted (those of each changed region, not
+of a box around them all), and not at all for the rows where the widgets in front of it (drawn first) hide it: a
+line of the answer hides the message, the conversation and the screen behind it (a whole-screen repaint, after a
+layout, skips them too). What reaches the terminal is the same: a test compares the two line for line.
 
-It overrides `Compositor._get_renders`, a private method: pyproject.toml holds Textual to the 8.2 series.
+When the conversation scrolls (it follows the answer a few lines at a time), Textual repaints all of it. Here the
+terminal moves the lines itself: a scroll region over the conversation's rows, scrolled by the lines it moved, and
+only what that cannot get right is repainted: the lines scrolled into view, the columns beside the conversation (its
+scrollbar), lines that changed in the same frame, and anything drawn over the conversation (a notification). A test
+plays every update into a terminal emulator and compares it with a whole-screen render.
+
+It overrides private parts of Textual's `Compositor` (`_get_renders`, and the dirty regions that `reflow_visible`
+marks): pyproject.toml holds Textual to the 8.2 series.
 """
 
 from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
-from textual._compositor import Compositor
-from textual.geometry import Region
+from rich.console import Console, RenderableType
+from textual._compositor import ChopsUpdate, Compositor, ReflowResult
+from textual.geometry import Region, Size
 from textual.strip import Strip
+from textual.widget import Widget
+
+if TYPE_CHECKING:
+    from textual.screen import Screen
 
 
 class RowCompositor(Compositor):
+    def __init__(self) -> None:
+        super().__init__()
+        self.scroller: Widget | None = None
+        """The view whose scrolls the terminal makes (the conversation): its content moves as one piece."""
+        self._painted: tuple[int, Region] | None = None
+        """The scroller's scroll offset and content region as the terminal shows them (after the last update)."""
+        self._shift: tuple[Region, int] | None = None
+        """The terminal scroll the next update starts with: the scroller's content region and the lines it moved."""
+        self._updating: list[Region] | None = None
+        """The regions a partial update repaints, while it renders."""
+
+    def forget_painted(self) -> None:
+        """The terminal no longer shows this screen as it was last drawn: no terminal scroll until it is again."""
+        self._painted = None
+
+    def reflow(self, parent: Widget, size: Size) -> ReflowResult:
+        self._shift = None
+        return super().reflow(parent, size)
+
+    def reflow_visible(self, parent: Widget, size: Size) -> set[Widget]:
+        if self._visible_map is None and not self._full_map_invalidated:
+            # After a layout Textual compares the scroll's arrangement with none and repaints the whole screen: the
+            # first scroll after each growth of the answer. Compare it with the arrangement on screen, the layout's.
+            self._visible_map = self._full_map
+        before = set(self._dirty_regions)
+        exposed = super().reflow_visible(parent, size)
+        self._shift = self._terminal_scroll(parent, before)
+        return exposed
+
+    def _terminal_scroll(self, parent: Widget, before: set[Region]) -> tuple[Region, int] | None:
+        """If the scroller alone moved, by fewer lines than it shows, on the screen the terminal shows: the scroll for
+        the terminal to make, with the regions to repaint after it in place of the whole scroller."""
+        scroller = self.scroller
+        if scroller is None or self._painted is None or scroller not in self.visible_widgets:
+            return None
+        if parent.app.screen is not parent or parent.app.is_inline or self.size.region in self._dirty_regions:
+            return None
+        area = scroller.scrollable_content_region
+        painted_y, painted_area = self._painted
+        lines = scroller.scroll_offset.y - painted_y
+        if not lines or area != painted_area or abs(lines) >= area.height:
+            return None
+        rows = Region(0, area.y, self.size.width, area.height)
+        moved = self._dirty_regions - before
+        if any(not region.overlaps(rows) for region in moved):
+            return None  # (something outside the scroller changed with the scroll: repaint as Textual does)
+        dirty = {region for region in before if not region.overlaps(rows)}
+        for region in before:  # changed before the scroll: where the terminal moves those lines to
+            if stale := region.intersection(area).translate((0, -lines)).intersection(area):
+                dirty.add(stale)
+        dirty.add(Region(0, area.y, area.x, area.height))  # beside the content: scrolled with the rows, not moved
+        dirty.add(Region(area.right, area.y, self.size.width - area.right, area.height))
+        if lines > 0:
+            dirty.add(Region(area.x, area.bottom - lines, area.width, lines))
+        else:
+            dirty.add(Region(area.x, area.y, area.width, -lines))
+        for widget, (region, clip) in self.visible_widgets.items():  # front to back: what is drawn over the scroller
+            if widget is scroller:
+                break
+            if scroller not in widget.ancestors and (over := region.intersection(clip).intersection(rows)):
+                dirty.add(over)  # (where it is, and where the terminal moved it to)
+                dirty.add(over.translate((0, -lines)).intersection(rows))
+        self._dirty_regions = {region for region in dirty if region}
+        return area, lines
+
+    def render_update(
+        self, full: bool = False, screen_stack: list[Screen[Any]] | None = None, simplify: bool = False
+    ) -> RenderableType | None:
+        shift, self._shift = self._shift, None
+        update = super().render_update(full, screen_stack, simplify)
+        scroller = self.scroller
+        if scroller is not None and scroller in self.visible_widgets:
+            self._painted = (scroller.scroll_offset.y, scroller.scrollable_content_region)
+        else:
+            self._painted = None
+        if shift is not None and isinstance(update, ChopsUpdate):
+            return ScrolledUpdate(update, *shift)
+        return update
+
+    def render_partial_update(self) -> ChopsUpdate | None:
+        self._updating = list(self._dirty_regions)
+        try:
+            return super().render_partial_update()
+        finally:
+            self._updating = None
+
     def _get_renders(self, crop: Region | None = None) -> Iterable[tuple[Region, Region, list[Strip]]]:
-        if not crop:
+        regions = self._updating
+        if not crop or regions is None:
             yield from super()._get_renders(crop)
             return
         drawn: list[Region] = []
-        """What the widgets yielded so far draw inside `crop` (front to back: the first to fill a cell wins)."""
+        """What the widgets yielded so far draw of the regions repainted (front to back: the first to fill a cell
+        wins)."""
         for widget, (region, clip) in self.visible_widgets.items():
             if not crop.overlaps(clip):
                 continue
-            shown = _rows_shown(region.intersection(clip).intersection(crop), drawn)
-            if shown is None:
-                continue  # hidden in the rows repainted by what is in front of it
-            top, bottom = shown
-            rows = clip.intersection(Region(clip.x, top, clip.width, bottom - top))
-            visible = region.intersection(rows)
-            if visible.width and visible.height:
-                lines = Region(visible.x - region.x, visible.y - region.y, visible.width, visible.height)
-                drawn.append(visible.intersection(crop))
-                yield region, rows, widget.render_lines(lines)
+            visible = region.intersection(clip)
+            bands: list[tuple[int, int]] = []
+            for changed in regions:
+                part = visible.intersection(changed)
+                shown = _rows_shown(part, drawn)
+                if shown is not None:  # (else hidden there by what is in front of it)
+                    bands.append(shown)
+                    drawn.append(Region(part.x, shown[0], part.width, shown[1] - shown[0]))
+            for top, bottom in _merged(bands):
+                rows = clip.intersection(Region(clip.x, top, clip.width, bottom - top))
+                lines = region.intersection(rows)
+                if lines.width and lines.height:
+                    wanted = Region(lines.x - region.x, lines.y - region.y, lines.width, lines.height)
+                    yield region, rows, widget.render_lines(wanted)
+
+
+class ScrolledUpdate(ChopsUpdate):
+    """A partial update that first scrolls the terminal's lines: a scroll region over `area`'s rows, moved up by
+    `lines` (down when negative), then the margins reset. Lines scrolled in at the bottom are written by a line
+    feed at the bottom margin, at the top by a reverse index at the top margin: both as old as the VT100."""
+
+    def __init__(self, update: ChopsUpdate, area: Region, lines: int) -> None:
+        super().__init__(update.chops, update.spans, update.chop_ends)
+        self.area = area
+        self.lines = lines
+
+    def render_segments(self, console: Console) -> str:
+        top, bottom = self.area.y + 1, self.area.bottom
+        up = self.lines > 0
+        scroll = f"\x1b[{bottom};1H" + "\n" * self.lines if up else f"\x1b[{top};1H" + "\x1bM" * -self.lines
+        return f"\x1b[{top};{bottom}r{scroll}\x1b[r" + super().render_segments(console)
+
+
+def _merged(bands: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Row ranges joined where they overlap or touch."""
+    merged: list[tuple[int, int]] = []
+    for top, bottom in sorted(bands):
+        if merged and top <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], bottom))
+        else:
+            merged.append((top, bottom))
+    return merged
 
 
 def _rows_shown(area: Region, drawn: list[Region]) -> tuple[int, int] | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import time
@@ -181,3 +182,35 @@ def test_ask_on_a_terminal_neutralises_escapes(
     screen = terminal.wait_for(lambda s: "there end" in s)
     assert "before-the-answer" in screen, "the screen was not cleared"
     assert "␛[2J" in screen and terminal.tmux("list-buffers") == ""
+
+
+def in_order(screen: str) -> list[int]:
+    """The numbers of the "Line N." paragraphs on screen, checked to be one blank line apart (none doubled or lost)."""
+    rows = screen.splitlines()
+    view = [row.rstrip(" ▁▂▃▄▅▆▇█▔▕▐▏▎▍▌▋▊▉") for row in rows[: next(i for i, r in enumerate(rows) if "Message" in r)]]
+    lines = [i for i, row in enumerate(view) if row.startswith("  Line ")]
+    shown = view[lines[0] : lines[-1] + 1]
+    numbers = [int(row.strip()[5:-1]) if row.strip()[5:-1].isdigit() else -1 for row in shown[::2]]  # (-1: not one)
+    assert numbers == list(range(numbers[0], numbers[0] + len(numbers))), screen
+    assert not any(row.strip() for row in shown[1::2]), shown
+    return numbers
+
+
+def test_a_long_answer_followed_by_terminal_scrolls_is_drawn_in_order(terminal: Terminal, fault_server: Any) -> None:
+    """The conversation follows a long answer by scrolling the terminal's lines (a scroll region) and repainting only
+    what that leaves out: in tmux, while it streams and after, its lines are on screen in order, one blank line
+    apart, none doubled, lost or left behind."""
+    fault_server.gap = 0.04
+    terminal.start(chatterm_command("--base-url", fault_server.url("lines"), "--model", "fault-model"))
+    terminal.wait_for(lambda s: "Enter sends" in s)
+    terminal.send("Many lines", "Enter")
+    terminal.wait_for(lambda s: re.search(r"Line [3-9]\d\.", s) is not None)
+    for _ in range(8):  # while it streams
+        assert len(in_order(terminal.screen())) >= 5
+        time.sleep(0.25)
+    screen = terminal.wait_for(lambda s: "Line 119." in s and "ready" in s)
+    while (settled := terminal.screen()) != screen:  # (the last frames of the answer)
+        screen = settled
+        time.sleep(0.3)
+    assert in_order(screen)[-1] == 119
+    terminal.send("C-q")

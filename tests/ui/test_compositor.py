@@ -4,14 +4,17 @@ the rows repainted, and not the widgets hidden there by those in front of them."
 from __future__ import annotations
 
 import collections
+from typing import Any
 
-from textual._compositor import Compositor
+import pyte
+from textual._compositor import Compositor, CompositorUpdate
 from textual.geometry import Region
+from textual.screen import Screen
 from textual.strip import Strip
 from textual.widget import Widget
 
 from chatterm.ui.app import ChatApp
-from chatterm.ui.compositor import RowCompositor, _rows_shown
+from chatterm.ui.compositor import RowCompositor, ScrolledUpdate, _rows_shown
 from tests.faultserver import FaultServer
 from tests.ui.helpers import app_for, send, wait_for
 
@@ -96,3 +99,88 @@ def test_rows_hidden_by_what_is_in_front() -> None:
     assert _rows_shown(area, [Region(0, 1, 10, 4)]) == (0, 6), "the first and last rows show"
     assert _rows_shown(area, [Region(0, 2, 10, 9)]) == (0, 2)
     assert _rows_shown(Region(0, 0, 0, 0), []) is None
+
+
+class Emulator:
+    """A terminal (pyte) that the app's updates are played into, compared after each with a whole-screen render.
+
+    A row may differ for one update when a widget changed after the update was drawn (its repaint is on its way to
+    the screen): the next update draws it. A row that differs the same way after two updates in a row (where it is,
+    or moved by a scroll) was drawn wrong and left so."""
+
+    def __init__(self, app: ChatApp) -> None:
+        self.app = app
+        self.terminal = pyte.Screen(WIDTH, HEIGHT)
+        self.stream = pyte.Stream(self.terminal)
+        self.updates: collections.Counter[str] = collections.Counter()
+        self.scrolls: list[int] = []
+        """Lines the terminal was scrolled by, update by update (up: positive)."""
+        self.checking = False
+        """Whether to compare the screens (from when the app has settled after its start)."""
+        self.differing: set[tuple[str, str]] = set()
+        """The rows that differed after the last update: the terminal's and the whole render's."""
+        self.mismatches: list[str] = []
+
+    def play(self, update: CompositorUpdate) -> None:
+        self.updates[type(update).__name__] += 1
+        if isinstance(update, ScrolledUpdate):
+            self.scrolls.append(update.lines)
+        self.stream.feed(update.render_segments(self.app.console))
+        if not self.checking:
+            return
+        whole = self.app.chat_screen._compositor.render_full_update()  # (the screen as laid out, drawn whole)
+        reference = pyte.Screen(WIDTH, HEIGHT)
+        pyte.Stream(reference).feed(whole.render_segments(self.app.console))
+        differing = {y: (row(self.terminal, y), row(reference, y)) for y in range(HEIGHT)}
+        differing = {y: pair for y, pair in differing.items() if pair[0] != pair[1]}
+        if left := [y for y, pair in differing.items() if pair in self.differing and pair[0] != pair[1]]:
+            self.mismatches.append(
+                f"after a {type(update).__name__} (update {sum(self.updates.values())}), rows {left} are wrong: "
+                + "; ".join(f"{self.terminal.display[y]!r} != {reference.display[y]!r}" for y in left[:2])
+            )
+        self.differing = set(differing.values())
+
+
+def row(terminal: pyte.Screen, y: int) -> str:
+    """A row's characters and their attributes."""
+    return repr([terminal.buffer[y][x] for x in range(WIDTH)])
+
+
+async def test_the_terminal_scrolls_the_conversation_and_shows_what_a_whole_render_draws(faults: FaultServer) -> None:
+    """Every update of the screen, from the first frame, is played into a terminal emulator while an answer streams
+    and the conversation follows it by scrolling the terminal, a notification shows over it, and the reader scrolls
+    up and back down; after each update, the emulator shows what a whole-screen render of the app draws."""
+    faults.gap = 0.02
+    app = app_for(faults.url("lines"))
+    emulator = Emulator(app)
+    display = app._display
+
+    def played(screen: Screen[Any], renderable: Any) -> None:
+        if isinstance(renderable, CompositorUpdate) and screen is app.screen:
+            emulator.play(renderable)
+        display(screen, renderable)
+
+    app._display = played  # type: ignore[method-assign]
+    async with app.run_test(size=(WIDTH, HEIGHT), notifications=True) as pilot:
+        await pilot.pause()
+        emulator.checking = True
+        await send(pilot, app, "Lines")
+        screen = app.chat_screen
+        view = screen.conversation_view
+        await wait_for(pilot, lambda: bool(screen.messages()) and screen.messages()[-1].markdown.line_count > 80)
+        app.notify("A notification tall enough to lie over the conversation while it scrolls. " * 6)
+        await wait_for(pilot, lambda: screen.messages()[-1].markdown.line_count > 120)
+        view.scroll_relative(y=-5, animate=False)  # the reader scrolls up while the answer streams
+        await pilot.pause(0.2)
+        view.scroll_relative(y=3, animate=False)
+        await wait_for(pilot, lambda: screen.messages()[-1].finished)
+        for lines in (-4, -9, 2, 11):  # and once it ended (the terminal scrolls down, then up)
+            await pilot.pause(0.1)
+            view.scroll_relative(y=lines, animate=False)
+        for _ in range(2):  # (two more updates: rows left wrong by the last ones would still differ)
+            await pilot.pause(0.1)
+            screen.status.refresh()
+        await pilot.pause(0.1)
+    assert not emulator.mismatches, emulator.mismatches[:5]
+    assert any(lines > 0 for lines in emulator.scrolls), "the terminal scrolled up as the answer grew"
+    assert any(lines < 0 for lines in emulator.scrolls), "and down as the reader scrolled up"

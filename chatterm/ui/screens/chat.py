@@ -67,12 +67,13 @@ class ChatScreen(Screen[None]):
 
     def __init__(self, choice: Choice, show_reasoning: bool = True) -> None:
         super().__init__()
-        self._compositor = RowCompositor()  # (partial repaints render only the rows they change)
+        self._compositor = self._rows = RowCompositor()  # (partial repaints render only the rows they change)
         self.session: ChatSession | None = None
         """Attached by the app once its HTTP stack is imported, after the first frame (see `ready`)."""
         self._attached = asyncio.Event()
         self.show_reasoning = show_reasoning
         self.conversation_view = ConversationView(id="conversation")
+        self._rows.scroller = self.conversation_view  # (its scrolls are the terminal's to make)
         self.composer = Composer()
         self.status = StatusLine()
         self.status.set_endpoint(choice.profile, choice.endpoint.model)
@@ -89,6 +90,9 @@ class ChatScreen(Screen[None]):
             yield self.composer
             yield self.status
         yield Footer()
+
+    def on_screen_suspend(self) -> None:
+        self._rows.forget_painted()  # (another screen is drawn over this one)
 
     def on_mount(self) -> None:
         self.conversation_view.anchor()
