@@ -40,8 +40,10 @@ class RowCompositor(Compositor):
         super().__init__()
         self.scroller: Widget | None = None
         """The view whose scrolls the terminal makes (the conversation): its content moves as one piece."""
+        self._arranged: tuple[int, Region] | None = None
+        """The scroller's scroll offset and content region as the last layout or scroll arranged them."""
         self._painted: tuple[int, Region] | None = None
-        """The scroller's scroll offset and content region as the terminal shows them (after the last update)."""
+        """The same as the terminal shows them (after the last update)."""
         self._shift: tuple[Region, int] | None = None
         """The terminal scroll the next update starts with: the scroller's content region and the lines it moved."""
         self._updating: list[Region] | None = None
@@ -53,7 +55,9 @@ class RowCompositor(Compositor):
 
     def reflow(self, parent: Widget, size: Size) -> ReflowResult:
         self._shift = None
-        return super().reflow(parent, size)
+        result = super().reflow(parent, size)
+        self._arranged = self._scroller_state()
+        return result
 
     def reflow_visible(self, parent: Widget, size: Size) -> set[Widget]:
         if self._visible_map is None and not self._full_map_invalidated:
@@ -62,20 +66,26 @@ class RowCompositor(Compositor):
             self._visible_map = self._full_map
         before = set(self._dirty_regions)
         exposed = super().reflow_visible(parent, size)
+        self._arranged = self._scroller_state()
         self._shift = self._terminal_scroll(parent, before)
         return exposed
+
+    def _scroller_state(self) -> tuple[int, Region] | None:
+        scroller = self.scroller
+        if scroller is None or scroller not in self.visible_widgets:
+            return None
+        return scroller.scroll_offset.y, scroller.scrollable_content_region
 
     def _terminal_scroll(self, parent: Widget, before: set[Region]) -> tuple[Region, int] | None:
         """If the scroller alone moved, by fewer lines than it shows, on the screen the terminal shows: the scroll for
         the terminal to make, with the regions to repaint after it in place of the whole scroller."""
         scroller = self.scroller
-        if scroller is None or self._painted is None or scroller not in self.visible_widgets:
+        if scroller is None or self._painted is None or self._arranged is None:
             return None
         if parent.app.screen is not parent or parent.app.is_inline or self.size.region in self._dirty_regions:
             return None
-        area = scroller.scrollable_content_region
-        painted_y, painted_area = self._painted
-        lines = scroller.scroll_offset.y - painted_y
+        (arranged_y, area), (painted_y, painted_area) = self._arranged, self._painted
+        lines = arranged_y - painted_y
         if not lines or area != painted_area or abs(lines) >= area.height:
             return None
         rows = Region(0, area.y, self.size.width, area.height)
@@ -106,11 +116,7 @@ class RowCompositor(Compositor):
     ) -> RenderableType | None:
         shift, self._shift = self._shift, None
         update = super().render_update(full, screen_stack, simplify)
-        scroller = self.scroller
-        if scroller is not None and scroller in self.visible_widgets:
-            self._painted = (scroller.scroll_offset.y, scroller.scrollable_content_region)
-        else:
-            self._painted = None
+        self._painted = self._arranged
         if shift is not None and isinstance(update, ChopsUpdate):
             return ScrolledUpdate(update, *shift)
         return update

@@ -126,7 +126,7 @@ class Emulator:
         if isinstance(update, ScrolledUpdate):
             self.scrolls.append(update.lines)
         self.stream.feed(update.render_segments(self.app.console))
-        if not self.checking:
+        if not self.checking or self.app.screen is not self.app.chat_screen:
             return
         whole = self.app.chat_screen._compositor.render_full_update()  # (the screen as laid out, drawn whole)
         reference = pyte.Screen(WIDTH, HEIGHT)
@@ -148,8 +148,9 @@ def row(terminal: pyte.Screen, y: int) -> str:
 
 async def test_the_terminal_scrolls_the_conversation_and_shows_what_a_whole_render_draws(faults: FaultServer) -> None:
     """Every update of the screen, from the first frame, is played into a terminal emulator while an answer streams
-    and the conversation follows it by scrolling the terminal, a notification shows over it, and the reader scrolls
-    up and back down; after each update, the emulator shows what a whole-screen render of the app draws."""
+    and the conversation follows it by scrolling the terminal, a notification shows over it, the reader scrolls up
+    and back down, and a dialog opens and closes over it; after each update, the emulator shows what a whole-screen
+    render of the app draws."""
     faults.gap = 0.02
     app = app_for(faults.url("lines"))
     emulator = Emulator(app)
@@ -157,7 +158,7 @@ async def test_the_terminal_scrolls_the_conversation_and_shows_what_a_whole_rend
 
     def played(screen: Screen[Any], renderable: Any) -> None:
         if isinstance(renderable, CompositorUpdate) and screen is app.screen:
-            emulator.play(renderable)
+            emulator.play(renderable)  # (a dialog's updates too: they reach the terminal)
         display(screen, renderable)
 
     app._display = played  # type: ignore[method-assign]
@@ -173,6 +174,11 @@ async def test_the_terminal_scrolls_the_conversation_and_shows_what_a_whole_rend
         view.scroll_relative(y=-5, animate=False)  # the reader scrolls up while the answer streams
         await pilot.pause(0.2)
         view.scroll_relative(y=3, animate=False)
+        await pilot.press("ctrl+o")  # a dialog over the chat while the answer goes on under it
+        await wait_for(pilot, lambda: app.screen is not screen)
+        await pilot.pause(0.3)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is screen)
         await wait_for(pilot, lambda: screen.messages()[-1].finished)
         for lines in (-4, -9, 2, 11):  # and once it ended (the terminal scrolls down, then up)
             await pilot.pause(0.1)
