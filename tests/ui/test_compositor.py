@@ -133,7 +133,7 @@ class Emulator:
         pyte.Stream(reference).feed(whole.render_segments(self.app.console))
         differing = {y: (row(self.terminal, y), row(reference, y)) for y in range(HEIGHT)}
         differing = {y: pair for y, pair in differing.items() if pair[0] != pair[1]}
-        if left := [y for y, pair in differing.items() if pair in self.differing and pair[0] != pair[1]]:
+        if left := [y for y, pair in differing.items() if pair in self.differing]:
             self.mismatches.append(
                 f"after a {type(update).__name__} (update {sum(self.updates.values())}), rows {left} are wrong: "
                 + "; ".join(f"{self.terminal.display[y]!r} != {reference.display[y]!r}" for y in left[:2])
