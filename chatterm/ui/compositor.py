@@ -12,8 +12,9 @@ layout, skips them too). What reaches the terminal is the same: a test compares 
 When the conversation scrolls (it follows the answer a few lines at a time), Textual repaints all of it. Here the
 terminal moves the lines itself: a scroll region over the conversation's rows, scrolled by the lines it moved, and
 only what that cannot get right is repainted: the lines scrolled into view, the columns beside the conversation (its
-scrollbar), lines that changed in the same frame, and anything drawn over the conversation (a notification). A test
-plays every update into a terminal emulator and compares it with a whole-screen render.
+scrollbar) and lines that changed in the same frame. While anything is drawn over the conversation (a notification),
+it repaints as Textual does. A test plays every update into a terminal emulator and compares it with a whole-screen
+render.
 
 It overrides private parts of Textual's `Compositor` (`_get_renders`, and the dirty regions that `reflow_visible`
 marks): pyproject.toml holds Textual to the 8.2 series.
@@ -88,16 +89,17 @@ class RowCompositor(Compositor):
         lines = arranged_y - painted_y
         if not lines or area != painted_area or abs(lines) >= area.height:
             return None
-        rows = Region(0, area.y, self.size.width, area.height)
-        moved = self._dirty_regions - before
-        if any(not region.overlaps(rows) for region in moved):
-            return None  # (something outside the scroller changed with the scroll: repaint as Textual does)
-        dirty = {region for region in before if not region.overlaps(rows)}
-        for region in before:  # changed before the scroll: where the terminal moves those lines to
-            if stale := region.intersection(area).translate((0, -lines)).intersection(area):
-                dirty.add(stale)
+        width, height = self.size
+        rows = Region(0, area.y, width, area.height)
+        if any(not rows.contains_region(region) for region in self._dirty_regions - before):
+            return None  # (something outside the scroller's rows changed with the scroll: repaint as Textual does)
+        above, below = Region(0, 0, width, area.y), Region(0, area.bottom, width, height - area.bottom)
+        dirty: set[Region] = set()
+        for region in before:  # changed before the scroll: where it is outside the rows, where the terminal moves it
+            dirty.update((region.intersection(above), region.intersection(below)))
+            dirty.add(region.intersection(area).translate((0, -lines)).intersection(area))
         dirty.add(Region(0, area.y, area.x, area.height))  # beside the content: scrolled with the rows, not moved
-        dirty.add(Region(area.right, area.y, self.size.width - area.right, area.height))
+        dirty.add(Region(area.right, area.y, width - area.right, area.height))
         if lines > 0:
             dirty.add(Region(area.x, area.bottom - lines, area.width, lines))
         else:
@@ -105,9 +107,8 @@ class RowCompositor(Compositor):
         for widget, (region, clip) in self.visible_widgets.items():  # front to back: what is drawn over the scroller
             if widget is scroller:
                 break
-            if scroller not in widget.ancestors and (over := region.intersection(clip).intersection(rows)):
-                dirty.add(over)  # (where it is, and where the terminal moved it to)
-                dirty.add(over.translate((0, -lines)).intersection(rows))
+            if scroller not in widget.ancestors and region.intersection(clip).overlaps(rows):
+                return None  # (a notification, a tooltip: repaint as Textual does)
         self._dirty_regions = {region for region in dirty if region}
         return area, lines
 
