@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 from textual.app import App, ComposeResult
 from textual.strip import Strip
@@ -183,6 +184,21 @@ class Pair(App[None]):
         yield self.views[1](id="whole")
 
 
+def restart(width: int, *views: MarkdownView) -> None:
+    for view in views:
+        view.update("")
+        view._set_width(width)
+
+
+def pieces(text: str, rng: random.Random, longest: int) -> Iterator[tuple[str, int]]:
+    """`text` cut at random as it streams: each piece, and how far into the text the pieces reach after it."""
+    at = 0
+    while at < len(text):
+        step = rng.randint(1, longest)
+        yield text[at : at + step], at + step
+        at += step
+
+
 def random_text(rng: random.Random) -> str:
     pieces = ["word", "a", "reasoning", " ", " ", " ", "  ", "\n", "\n\n", "\t", "漢字のテキスト"]
     pieces.append("x" * rng.randint(20, 70))
@@ -203,14 +219,9 @@ async def test_reasoning_is_wrapped_a_line_at_a_time_exactly_as_a_whole_render()
         rng = random.Random(3)
         for case in range(60):
             text, width = random_text(rng), rng.choice([5, 12, 31, 80])
-            for view in (ours, whole):
-                view.update("")
-                view._set_width(width)
-            at = 0
-            while at < len(text):
-                step = rng.randint(1, 25)
-                ours.append(text[at : at + step])
-                at += step
+            restart(width, ours, whole)
+            for piece, at in pieces(text, rng, 25):
+                ours.append(piece)
                 whole.update(text[:at])
                 assert drawn(ours) == drawn(whole), f"case {case} at {at}: {text[:at]!r}"
         for view in (ours, whole):
@@ -268,15 +279,10 @@ async def test_a_list_renders_its_last_item_alone_exactly_as_the_whole_tail() ->
         split = 0
         for case in range(50):
             text, width = random_lists(rng), rng.choice([20, 47, 80])
-            for view in (ours, whole):
-                view.update("")
-                view._set_width(width)
-            at = 0
-            while at < len(text):
-                step = rng.randint(1, 30)
+            restart(width, ours, whole)
+            for piece, at in pieces(text, rng, 30):
                 for view in (ours, whole):
-                    view.append(text[at : at + step])
-                at += step
+                    view.append(piece)
                 split += ours._split[1] is not None
                 assert drawn(ours) == drawn(whole), f"case {case} at {at}: {text[:at]!r}"
         assert split > 500, "the last item was rendered alone often"
