@@ -16,8 +16,12 @@ scrollbar) and lines that changed in the same frame. While anything is drawn ove
 it repaints as Textual does. A test plays every update into a terminal emulator and compares it with a whole-screen
 render.
 
-It overrides private parts of Textual's `Compositor` (`_get_renders`, and the dirty regions that `reflow_visible`
-marks): pyproject.toml holds Textual to the 8.2 series.
+It also mends a slip of Textual's: after a scroll, asking where a widget is arranges the whole screen again, and the
+next layout is compared with that arrangement, so what moved or went away in between was never repainted (a
+notification that timed out stayed on the terminal). Here that arrangement marks what changed since the one before.
+
+It overrides private parts of Textual's `Compositor` (`_get_renders`, `full_map`, and the dirty regions that
+`reflow_visible` marks): pyproject.toml holds Textual to the 8.2 series.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Console, RenderableType
-from textual._compositor import ChopsUpdate, Compositor, ReflowResult
+from textual._compositor import ChopsUpdate, Compositor, CompositorMap, ReflowResult
 from textual.geometry import Region, Size
 from textual.strip import Strip
 from textual.widget import Widget
@@ -59,6 +63,20 @@ class RowCompositor(Compositor):
         result = super().reflow(parent, size)
         self._arranged = self._scroller_state()
         return result
+
+    @property
+    def full_map(self) -> CompositorMap:
+        if not self._full_map_invalidated or self.root is None:
+            return super().full_map
+        # After a scroll Textual arranges the whole screen again when something asks where a widget is, and the next
+        # layout is compared with that arrangement: what moved or went away in between (a notification that timed
+        # out, the answer scrolled under a dialog) was never repainted. Mark it here, against the arrangement before.
+        before = self._visible_map if self._visible_map is not None else self._full_map
+        arranged = super().full_map
+        if self.size.region not in self._dirty_regions:
+            changed = (geometry.clip.intersection(geometry.region) for _, geometry in before.items() ^ arranged.items())
+            self._dirty_regions.update(region for region in changed if region)
+        return arranged
 
     def reflow_visible(self, parent: Widget, size: Size) -> set[Widget]:
         if self._visible_map is None and not self._full_map_invalidated:

@@ -12,6 +12,7 @@ from textual.geometry import Region
 from textual.screen import Screen
 from textual.strip import Strip
 from textual.widget import Widget
+from textual.widgets._toast import Toast
 
 from chatterm.ui.app import ChatApp
 from chatterm.ui.compositor import RowCompositor, ScrolledUpdate, _rows_shown
@@ -146,14 +147,8 @@ def row(terminal: pyte.Screen, y: int) -> str:
     return repr([terminal.buffer[y][x] for x in range(WIDTH)])
 
 
-async def test_the_terminal_scrolls_the_conversation_and_shows_what_a_whole_render_draws(faults: FaultServer) -> None:
-    """Every update of the screen, from the first frame, is played into a terminal emulator while an answer streams
-    and the conversation follows it by scrolling the terminal, and the reader scrolls up and back down; after each
-    update, the emulator shows what a whole-screen render of the app draws. (With a notification or a dialog over the
-    streaming answer, it failed about 2 runs in 10 under load with this compositor before terminal scrolls, and
-    never with Textual's: not found yet.)"""
-    faults.gap = 0.02
-    app = app_for(faults.url("lines"))
+def played_into(app: ChatApp) -> Emulator:
+    """An emulator that every update of the app's top screen is played into, from the first frame."""
     emulator = Emulator(app)
     display = app._display
 
@@ -163,6 +158,17 @@ async def test_the_terminal_scrolls_the_conversation_and_shows_what_a_whole_rend
         display(screen, renderable)
 
     app._display = played  # type: ignore[method-assign]
+    return emulator
+
+
+async def test_the_terminal_scrolls_the_conversation_and_shows_what_a_whole_render_draws(faults: FaultServer) -> None:
+    """Every update of the screen, from the first frame, is played into a terminal emulator while an answer streams
+    and the conversation follows it by scrolling the terminal, a notification shows over it, the reader scrolls up
+    and back down, and a dialog opens and closes over it; after each update, the emulator shows what a whole-screen
+    render of the app draws."""
+    faults.gap = 0.02
+    app = app_for(faults.url("lines"))
+    emulator = played_into(app)
     async with app.run_test(size=(WIDTH, HEIGHT), notifications=True) as pilot:
         await pilot.pause()
         emulator.checking = True
@@ -170,10 +176,16 @@ async def test_the_terminal_scrolls_the_conversation_and_shows_what_a_whole_rend
         screen = app.chat_screen
         view = screen.conversation_view
         await wait_for(pilot, lambda: bool(screen.messages()) and screen.messages()[-1].markdown.line_count > 80)
+        app.notify("A notification tall enough to lie over the conversation while it scrolls. " * 6, timeout=1)
         await wait_for(pilot, lambda: screen.messages()[-1].markdown.line_count > 120)
         view.scroll_relative(y=-5, animate=False)  # the reader scrolls up while the answer streams
         await pilot.pause(0.2)
         view.scroll_relative(y=3, animate=False)
+        await pilot.press("ctrl+o")  # a dialog over the chat while the answer goes on under it
+        await wait_for(pilot, lambda: app.screen is not screen)
+        await pilot.pause(0.3)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is screen)
         await wait_for(pilot, lambda: screen.messages()[-1].finished)
         for lines in (-4, -9, 2, 11):  # and once it ended (the terminal scrolls down, then up)
             await pilot.pause(0.1)
@@ -185,3 +197,33 @@ async def test_the_terminal_scrolls_the_conversation_and_shows_what_a_whole_rend
     assert not emulator.mismatches, emulator.mismatches[:5]
     assert any(lines > 0 for lines in emulator.scrolls), "the terminal scrolled up as the answer grew"
     assert any(lines < 0 for lines in emulator.scrolls), "and down as the reader scrolled up"
+
+
+async def test_what_changes_between_a_scroll_and_the_next_layout_is_repainted(faults: FaultServer) -> None:
+    """After a scroll, Textual arranges the whole screen again when something asks where a widget is, and compares
+    the next layout with that arrangement: a notification removed in between stayed on the terminal (and, under a
+    dialog, lines of the answer scrolled meanwhile stayed stale). With Textual's own compositor too. The emulator
+    test above met it now and then under load; here the steps come in that order every time."""
+    faults.gap = 0.0
+    app = app_for(faults.url("lines"))
+    emulator = played_into(app)
+    async with app.run_test(size=(WIDTH, HEIGHT), notifications=True) as pilot:
+        await send(pilot, app, "Lines")
+        screen = app.chat_screen
+        await wait_for(pilot, lambda: bool(screen.messages()) and screen.messages()[-1].finished)
+        app.notify("A notification tall enough to lie over the conversation. " * 6, timeout=60)
+        await wait_for(pilot, lambda: bool(app.screen.query(Toast)))
+        await pilot.pause(0.1)
+        emulator.checking = True
+        view = screen.conversation_view
+        view.scroll_relative(y=-3, animate=False)
+        screen._refresh_layout(scroll=True)  # the scroll, drawn now: Textual arranged only what shows
+        toast = screen.query_one(Toast)
+        assert toast.region.overlaps(view.region), "the notification lies over the conversation"
+        await toast.remove()  # (removing it asks where widgets are: Textual arranges again, before the layout)
+        for _ in range(3):
+            await pilot.pause(0.1)
+            screen.status.refresh()
+        await pilot.pause(0.1)
+    assert not emulator.mismatches, emulator.mismatches[:5]
+    assert emulator.updates, "updates were played"
