@@ -248,9 +248,9 @@ def _finish(rows: list[tuple[str, str, str, str]], args: argparse.Namespace, sub
         "",
         f"{subject} {__version__}, {date.today()}, {'quick smoke' if args.quick else 'full run'}; "
         f"{os.cpu_count()} cores, Python {platform.python_version()}, Textual {textual.__version__}, tmux 160x50.",
-        "Ratios are against the bare httpx-sse client measured in the same run (its CPU is its own thread's: the",
-        "loopback server runs in the same process); each figure is the median of 3 runs, the bare client and the app",
-        "in turn (1 in a quick smoke). `python3 -m bench.run` regenerates this file.",
+        "Ratios are against the bare httpx-sse client measured in the same run, in a process of its own as the app",
+        "runs (its CPU is that process's during the stream); each figure is the median of 3 runs, the bare client and",
+        "the app in turn (1 in a quick smoke). `python3 -m bench.run` regenerates this file.",
         "",
         "| measure | value | ratio | target |",
         "|---|---|---|---|",

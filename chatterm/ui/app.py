@@ -29,6 +29,7 @@ from chatterm.ui.screens.chat import ChatScreen
 from chatterm.ui.screens.profiles import ProfileRow, ProfileScreen, Switch
 from chatterm.ui.screens.sessions import SessionsScreen
 from chatterm.ui.themes import load_themes
+from chatterm.ui.widgets.markdown_view import warm_up
 
 if TYPE_CHECKING:
     from chatterm.cassette.model import Recording
@@ -105,6 +106,7 @@ class ChatApp(App[None]):
         self._booted = True
         self._start_session(self.chat_screen)
         tune_garbage_collector()
+        self.run_worker(warm_up, thread=True, name="warm-up", exit_on_error=False)
         if self.replay_recording is not None:
             speed, instant = SPEEDS[self.replay_speed]
             if isinstance(self.replay_recording, Path):

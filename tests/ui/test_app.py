@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -357,3 +359,32 @@ async def test_while_an_answer_streams_the_speed_is_shown_and_the_cursor_is_stea
         assert screen.streaming and not screen.composer.cursor_blink
         await wait_for(pilot, lambda: bool(screen.messages()) and screen.messages()[-1].finished)
         assert screen.composer.cursor_blink, "blinks again once the answer is in"
+
+
+WARMED = """
+import asyncio
+from pygments.lexer import RegexLexer
+from pygments.lexers import find_lexer_class_by_name
+from chatterm.ui.widgets.markdown_view import WARM_LANGUAGES
+from tests.ui.helpers import app_for, wait_for
+
+async def main() -> None:
+    lexers = [find_lexer_class_by_name(language) for language in WARM_LANGUAGES]
+    lexers = [lexer for lexer in lexers if issubclass(lexer, RegexLexer)]  # (those that compile expressions)
+    assert "PythonLexer" in [lexer.__name__ for lexer in lexers]
+    assert not any("_tokens" in lexer.__dict__ for lexer in lexers), "compiled before the app started"
+    app = app_for()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: all("_tokens" in lexer.__dict__ for lexer in lexers))
+        assert not app.chat_screen.messages(), "without an answer drawn"
+
+asyncio.run(main())
+"""
+
+
+def test_code_highlighting_is_prepared_after_start_up() -> None:
+    """The commonest languages' highlighters are compiled in a thread once the app is up, not in the frame that
+    draws an answer's first code block (about 50 ms for Python). In a process of its own: the test run has compiled
+    them long before."""
+    done = subprocess.run([sys.executable, "-c", WARMED], cwd=Path(__file__).parents[2], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]

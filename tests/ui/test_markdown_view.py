@@ -288,6 +288,73 @@ async def test_a_list_renders_its_last_item_alone_exactly_as_the_whole_tail() ->
         assert split > 500, "the last item was rendered alone often"
 
 
+class Freezing(MarkdownView):
+    """Counts the blocks frozen with the lines of their list kept from the tail, but those of its last item."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.freezing = False
+        self.kept = 0
+
+    def _freeze(self, end: int) -> None:
+        self.freezing = True
+        try:
+            super()._freeze(end)
+        finally:
+            self.freezing = False
+
+    def _render_item_only(self, block: str, start: int) -> list[Strip] | None:
+        lines = super()._render_item_only(block, start)
+        self.kept += self.freezing and lines is not None
+        return lines
+
+
+def random_answer(rng: random.Random) -> str:
+    """Paragraphs that lists interrupt (as models write them), lists that end in a blank line, headings, code."""
+    words = ["word", "**bold**", "`code`", "a", "longer-word", "*em*", "x" * 30, "[link](http://x)"]
+    blocks: list[str] = []
+    for _ in range(rng.randint(3, 8)):
+        text = " ".join(rng.choice(words) for _ in range(rng.randint(1, 12)))
+        roll = rng.random()
+        if roll < 0.6:
+            marks = ["-", "*", "1.", "2)"]
+            endings = ["", "", "\n  continued on", "\n\n  a second paragraph"]
+            items = [
+                f"{rng.choice(marks)} "
+                + " ".join(rng.choice(words) for _ in range(rng.randint(0, 12)))
+                + rng.choice(endings)
+                for _ in range(rng.randint(1, 4))
+            ]
+            blocks.append("\n".join([text, *items] if rng.random() < 0.6 else items))
+        elif roll < 0.75:
+            blocks.append(f"## {text}")
+        elif roll < 0.85:
+            blocks.append(f"```\n{text}\n```")
+        else:
+            blocks.append(text)
+    return "\n\n".join(blocks) + rng.choice(["", "\n\n", "\n\nThe end."])
+
+
+async def test_a_finished_list_keeps_the_lines_of_its_items_but_the_last() -> None:
+    """A list that ends (the next block cannot continue it) is frozen with the lines its tail had, but those of its
+    last item: after every freeze the lines are those of rendering every block whole."""
+    app = Pair(Freezing, WholeTailView)
+    async with app.run_test(size=(100, 20)) as pilot:
+        ours, whole = app.query_one("#ours", Freezing), app.query_one("#whole", MarkdownView)
+        await pilot.pause()
+        rng = random.Random(5)
+        for case in range(40):
+            text, width = random_answer(rng), rng.choice([20, 47, 80])
+            restart(width, ours, whole)
+            for piece, at in pieces(text, rng, 40):
+                frozen = len(ours._frozen)
+                for view in (ours, whole):
+                    view.append(piece)
+                if len(ours._frozen) != frozen or at >= len(text):  # (the tail alone: the test above)
+                    assert drawn(ours) == drawn(whole), f"case {case} at {at}: {text[:at]!r}"
+        assert ours.kept > 30, f"lists were frozen with their kept lines: {ours.kept}"
+
+
 async def test_a_replaced_list_is_drawn_anew() -> None:
     app = Pair(MarkdownView, WholeTailView)
     async with app.run_test(size=(60, 20)) as pilot:

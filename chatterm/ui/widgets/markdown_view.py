@@ -6,7 +6,7 @@ frame grows with the answer. Here the source is split at block boundaries (blank
 - frozen chunks: settled blocks, rendered once per width and kept as strips;
 - the open chunk: settled blocks that the next block may still continue (a list, a quote), rendered together;
 - the tail: the block being written, re-rendered when it grows; in a list, only its last item is (the items before
-  it are drawn once, as the list's head).
+  it are drawn once, as the list's head), and so it is once more when the list is complete (open, then frozen).
 
 So a frame costs the tail, whatever the length of the answer, and only the lines that changed are repainted.
 
@@ -203,6 +203,7 @@ class MarkdownView(Widget):
 
     def _freeze(self, end: int) -> None:
         """The open chunk up to `end` is final: render it once and add it to the frozen lines."""
+        start = len(self._source) - len(self._tail) - len(self._open)
         chunk, self._open = self._open[:end], self._open[end:]
         strips = self._open_strips if not self._open else None  # the whole open chunk, drawn already
         self._open_strips = None
@@ -210,7 +211,9 @@ class MarkdownView(Widget):
             return
         self._frozen.append(chunk)
         if self._width:
-            self._add_frozen(strips if strips is not None else self._render_text(chunk))
+            if strips is None:  # (a list that was the tail: its items but the last are drawn already)
+                strips = self._render_item_only(chunk, start) or self._render_text(chunk)
+            self._add_frozen(strips)
 
     def _add_frozen(self, strips: list[Strip]) -> None:
         if strips:
@@ -246,26 +249,33 @@ class MarkdownView(Widget):
         blank line before a list, numbers padded to the widest, an item that is not one) is checked once, when the
         item starts; if it is not, the tail is rendered whole."""
         tail = self._tail
+        start = len(self._source) - len(tail)
         offset = _last_item(tail)
-        if not offset:
-            return self._render_text(tail)
-        key = (len(self._source) - len(tail), offset)
-        if self._split[0] != key:  # a new item: does the whole tail end with the item's own lines?
+        if offset and self._split[0] != (start, offset):  # a new item: does the whole tail end with its lines?
             whole = self._render_text(tail)
             item = self._render_text(tail[offset:])
             drop = 1 if item and not item[0].text.strip() else 0  # (the blank line Rich draws before a list)
             own = len(item) - drop
             alike = 0 < own <= len(whole) and _same(item[drop:], whole[len(whole) - own :])
             alike = alike and _starts_item(tail, tail.count("\n", 0, offset))
-            self._split = (key, (whole[: len(whole) - own], drop) if alike else None)
+            self._split = ((start, offset), (whole[: len(whole) - own], drop) if alike else None)
             return whole
-        if self._split[1] is not None:
-            head, drop = self._split[1]
-            item = self._render_text(tail[offset:])
-            if len(item) > drop and not (drop and item[0].text.strip()):
-                return [*head, *item[drop:]]
-            self._split = (key, None)  # (drawn as nothing now: a link definition, an HTML comment)
-        return self._render_text(tail)
+        return self._render_item_only(tail, start) or self._render_text(tail)
+
+    def _render_item_only(self, block: str, start: int) -> list[Strip] | None:
+        """The lines of `block` (starting at `start` in the source) with only its last list item rendered, the lines
+        before it kept from the tail: if the tail was last split at that item (see `_render_tail`), the block being
+        the tail, or the tail become the open chunk or frozen, with more text; else None."""
+        key, split = self._split
+        if split is None or key != (start, _last_item(block)):
+            return None
+        head, drop = split
+        offset = key[1]
+        item = self._render_text(block[offset:])
+        if len(item) > drop and not (drop and item[0].text.strip()):
+            return [*head, *item[drop:]]
+        self._split = (self._split[0], None)  # (drawn as nothing now: a link definition, an HTML comment)
+        return None
 
     def _assemble(self) -> None:
         """The lines of every part at the current width; frozen lines are kept, the rest re-rendered if stale."""
@@ -273,8 +283,9 @@ class MarkdownView(Widget):
             self._frozen_lines, self._frozen_count = [], 0
             for chunk in self._frozen:
                 self._add_frozen(self._render_text(chunk))
-        if self._open_strips is None:
-            self._open_strips = self._render_text(self._open)
+        if self._open_strips is None:  # (a list that was the tail: its items but the last are drawn already)
+            start = len(self._source) - len(self._tail) - len(self._open)
+            self._open_strips = self._render_item_only(self._open, start) or self._render_text(self._open)
         if self._tail_strips is None:
             self._tail_strips = self._render_tail()
         rest: list[Strip] = []
@@ -335,6 +346,24 @@ def _markdown_parts(code_theme: str) -> tuple[Markdown, MarkdownIt]:
     from rich.markdown import Markdown  # imported after the first frame (see ui.app)
 
     return Markdown("", code_theme=code_theme), MarkdownIt().enable("strikethrough").enable("table")
+
+
+WARM_LANGUAGES = ("python", "javascript", "typescript", "bash", "json")
+"""The languages answers show code in most, whose highlighters `warm_up` prepares."""
+
+
+def warm_up(languages: tuple[str, ...] = WARM_LANGUAGES) -> None:
+    """Prepare the code highlighters of the commonest languages, in a thread after start-up: Pygments compiles a
+    language's regular expressions the first time its lexer is made (about 50 ms for Python), which otherwise
+    stalled the frame that drew an answer's first code block in that language."""
+    from pygments.lexers import get_lexer_by_name
+    from pygments.util import ClassNotFound
+
+    for language in languages:
+        try:
+            get_lexer_by_name(language)
+        except ClassNotFound:  # pragma: no cover - a Pygments without it
+            continue
 
 
 def _markdown(text: str, code_theme: str) -> RenderableType:
