@@ -292,6 +292,8 @@ class Freezing(MarkdownView):
     """Counts the blocks frozen with the lines of their list kept from the tail, but those of its last item."""
 
     def __init__(self, *, id: str | None = None) -> None:
+        self.rendered: list[str] = []
+        """The texts rendered for the last block."""
         super().__init__(id=id)
         self.freezing = False
         self.kept = 0
@@ -303,10 +305,15 @@ class Freezing(MarkdownView):
         finally:
             self.freezing = False
 
-    def _render_item_only(self, block: str, start: int) -> list[Strip] | None:
-        lines = super()._render_item_only(block, start)
-        self.kept += self.freezing and lines is not None
+    def _render_block(self, block: str, start: int, offset: int | None = None) -> list[Strip]:
+        self.rendered = []
+        lines = super()._render_block(block, start, offset)
+        self.kept += self.freezing and block not in self.rendered  # (its last item alone was rendered)
         return lines
+
+    def _render_text(self, text: str) -> list[Strip]:
+        self.rendered.append(text)
+        return super()._render_text(text)
 
 
 def random_answer(rng: random.Random) -> str:

@@ -211,9 +211,7 @@ class MarkdownView(Widget):
             return
         self._frozen.append(chunk)
         if self._width:
-            if strips is None:  # (a list that was the tail: its items but the last are drawn already)
-                strips = self._render_item_only(chunk, start) or self._render_text(chunk)
-            self._add_frozen(strips)
+            self._add_frozen(strips if strips is not None else self._render_block(chunk, start))
 
     def _add_frozen(self, strips: list[Strip]) -> None:
         if strips:
@@ -260,22 +258,20 @@ class MarkdownView(Widget):
             alike = alike and _starts_item(tail, tail.count("\n", 0, offset))
             self._split = ((start, offset), (whole[: len(whole) - own], drop) if alike else None)
             return whole
-        return self._render_item_only(tail, start) or self._render_text(tail)
+        return self._render_block(tail, start, offset)
 
-    def _render_item_only(self, block: str, start: int) -> list[Strip] | None:
-        """The lines of `block` (starting at `start` in the source) with only its last list item rendered, the lines
-        before it kept from the tail: if the tail was last split at that item (see `_render_tail`), the block being
-        the tail, or the tail become the open chunk or frozen, with more text; else None."""
+    def _render_block(self, block: str, start: int, offset: int | None = None) -> list[Strip]:
+        """The lines of `block`, which starts at `start` in the source. If the tail was last split at its last list
+        item (`offset` in it; see `_render_tail`), the block being the tail, or the tail become the open chunk or
+        frozen, with more text: only that item is rendered and the lines before it are kept; else all of it."""
         key, split = self._split
-        if split is None or key != (start, _last_item(block)):
-            return None
-        head, drop = split
-        offset = key[1]
-        item = self._render_text(block[offset:])
-        if len(item) > drop and not (drop and item[0].text.strip()):
-            return [*head, *item[drop:]]
-        self._split = (self._split[0], None)  # (drawn as nothing now: a link definition, an HTML comment)
-        return None
+        if split is not None and key[0] == start and key[1] == (_last_item(block) if offset is None else offset):
+            head, drop = split
+            item = self._render_text(block[key[1] :])
+            if len(item) > drop and not (drop and item[0].text.strip()):
+                return [*head, *item[drop:]]
+            self._split = (key, None)  # (drawn as nothing now: a link definition, an HTML comment)
+        return self._render_text(block)
 
     def _assemble(self) -> None:
         """The lines of every part at the current width; frozen lines are kept, the rest re-rendered if stale."""
@@ -283,9 +279,8 @@ class MarkdownView(Widget):
             self._frozen_lines, self._frozen_count = [], 0
             for chunk in self._frozen:
                 self._add_frozen(self._render_text(chunk))
-        if self._open_strips is None:  # (a list that was the tail: its items but the last are drawn already)
-            start = len(self._source) - len(self._tail) - len(self._open)
-            self._open_strips = self._render_item_only(self._open, start) or self._render_text(self._open)
+        if self._open_strips is None:
+            self._open_strips = self._render_block(self._open, len(self._source) - len(self._tail) - len(self._open))
         if self._tail_strips is None:
             self._tail_strips = self._render_tail()
         rest: list[Strip] = []
