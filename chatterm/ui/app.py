@@ -79,21 +79,29 @@ class ChatApp(App[None]):
         self._demo_server: ReplayServer | None = None
         self.session: ChatSession | None = None
         self._booted = False
+        self._theme_problems = self._choose_theme()
 
     # -- start and stop ---------------------------------------------------------------------------------------
 
-    async def on_mount(self) -> None:
+    def _choose_theme(self) -> list[str]:
+        """Register the themes found and set the remembered or configured one, before anything is styled: set in
+        `on_mount`, the first frame was drawn in Textual's default theme, then all styles were worked out again in
+        this one (a flash of the wrong colours, and about 60 ms). Returns what the user should be told."""
         themes, problems = load_themes()
         for theme in themes:
             self.register_theme(theme)
-        for problem in problems:
-            self.notify(problem, severity="warning")
-        wanted = load_state().get("theme") or self.settings.theme
+        remembered = load_state().get("theme")
+        wanted = remembered or self.settings.theme
         if wanted in self.available_themes:
             self.theme = wanted
         elif wanted:
-            where = "the remembered theme" if load_state().get("theme") else str(locations.config_file())
-            self.notify(f"{where}: unknown theme {wanted!r}; using the default", severity="warning")
+            where = "the remembered theme" if remembered else str(locations.config_file())
+            problems.append(f"{where}: unknown theme {wanted!r}; using the default")
+        return problems
+
+    async def on_mount(self) -> None:
+        for problem in self._theme_problems:
+            self.notify(problem, severity="warning")
         await self.start_chat()
         if self.replay_recording is None and self.choice.is_demo:
             await self.chat_screen.info(WELCOME)

@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from chatterm import locations
 from chatterm.cassette.load import load_recording
 from chatterm.cassette.summary import summarize
@@ -236,6 +238,29 @@ async def test_export_and_themes(faults: FaultServer) -> None:
     from chatterm.state import load_state
 
     assert load_state()["theme"] == "chatterm-light"
+
+
+async def test_the_first_frame_is_drawn_in_the_remembered_theme(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The theme is set before anything is styled: set when the app mounted, the chat screen was styled (and its
+    first frame drawn) in Textual's default theme, then styled again in the chosen one."""
+    from chatterm.state import save_state
+    from chatterm.ui.screens.chat import ChatScreen
+
+    save_state(theme="chatterm-light")
+    styled: list[str] = []
+    mounted = ChatScreen.on_mount
+
+    def on_mount(screen: ChatScreen) -> None:
+        styled.append(screen.styles.background.hex)
+        mounted(screen)
+
+    monkeypatch.setattr(ChatScreen, "on_mount", on_mount)
+    app = app_for()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert app.theme == "chatterm-light"
+        assert styled == ["#FAFAF7"], "the light theme's background from the start"
+        assert app.chat_screen.styles.background.hex == "#FAFAF7"
 
 
 async def test_demo_profile_first_run() -> None:
