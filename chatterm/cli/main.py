@@ -125,7 +125,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _dispatch(args: argparse.Namespace) -> int:
     if args.command in (None, "replay"):
         # Start-up builds a lot and frees little, so the collections it triggers find nothing to free; they cost
-        # about a fifth of the time to the first frame. The app turns collection back on, tuned, once it is up.
+        # 70-100 ms before the first frame. The app turns collection back on, tuned, once it is up.
         gc.disable()
     from chatterm.cassette.model import RecordingError
     from chatterm.config import ConfigError

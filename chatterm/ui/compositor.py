@@ -16,9 +16,10 @@ scrollbar) and lines that changed in the same frame. While anything is drawn ove
 it repaints as Textual does. A test plays every update into a terminal emulator and compares it with a whole-screen
 render.
 
-It also mends a slip of Textual's: after a scroll, asking where a widget is arranges the whole screen again, and the
-next layout is compared with that arrangement, so what moved or went away in between was never repainted (a
-notification that timed out stayed on the terminal). Here that arrangement marks what changed since the one before.
+It also mends a slip of Textual's (`MendedCompositor`, which the dialogs use too): after a scroll, asking where a
+widget is arranges the whole screen again, and the next layout is compared with that arrangement, so what moved or
+went away in between was never repainted (a notification that timed out stayed on the terminal). Here that
+arrangement marks what changed since the one before.
 
 It overrides private parts of Textual's `Compositor` (`_get_renders`, `full_map`, and the dirty regions that
 `reflow_visible` marks): pyproject.toml holds Textual to the 8.2 series.
@@ -40,7 +41,25 @@ if TYPE_CHECKING:
     from textual.screen import Screen
 
 
-class RowCompositor(Compositor):
+class MendedCompositor(Compositor):
+    """Textual's compositor with the slip after a scroll mended; the dialogs use it as it is."""
+
+    @property
+    def full_map(self) -> CompositorMap:
+        if not self._full_map_invalidated or self.root is None:
+            return super().full_map
+        # After a scroll Textual arranges the whole screen again when something asks where a widget is, and the next
+        # layout is compared with that arrangement: what moved or went away in between (a notification that timed
+        # out, the answer scrolled under a dialog) was never repainted. Mark it here, against the arrangement before.
+        before = self._visible_map if self._visible_map is not None else self._full_map
+        arranged = super().full_map
+        if self.size.region not in self._dirty_regions:
+            changed = (geometry.clip.intersection(geometry.region) for _, geometry in before.items() ^ arranged.items())
+            self._dirty_regions.update(region for region in changed if region)
+        return arranged
+
+
+class RowCompositor(MendedCompositor):
     def __init__(self) -> None:
         super().__init__()
         self.scroller: Widget | None = None
@@ -63,20 +82,6 @@ class RowCompositor(Compositor):
         result = super().reflow(parent, size)
         self._arranged = self._scroller_state()
         return result
-
-    @property
-    def full_map(self) -> CompositorMap:
-        if not self._full_map_invalidated or self.root is None:
-            return super().full_map
-        # After a scroll Textual arranges the whole screen again when something asks where a widget is, and the next
-        # layout is compared with that arrangement: what moved or went away in between (a notification that timed
-        # out, the answer scrolled under a dialog) was never repainted. Mark it here, against the arrangement before.
-        before = self._visible_map if self._visible_map is not None else self._full_map
-        arranged = super().full_map
-        if self.size.region not in self._dirty_regions:
-            changed = (geometry.clip.intersection(geometry.region) for _, geometry in before.items() ^ arranged.items())
-            self._dirty_regions.update(region for region in changed if region)
-        return arranged
 
     def reflow_visible(self, parent: Widget, size: Size) -> set[Widget]:
         if self._visible_map is None and not self._full_map_invalidated:

@@ -4,6 +4,7 @@ the rows repainted, and not the widgets hidden there by those in front of them."
 from __future__ import annotations
 
 import collections
+from pathlib import Path
 from typing import Any
 
 import pyte
@@ -12,10 +13,13 @@ from textual.geometry import Region
 from textual.screen import Screen
 from textual.strip import Strip
 from textual.widget import Widget
+from textual.widgets import DataTable, Input
 from textual.widgets._toast import Toast
 
+from chatterm.sessions import SessionInfo
 from chatterm.ui.app import ChatApp
 from chatterm.ui.compositor import RowCompositor, ScrolledUpdate, _rows_shown
+from chatterm.ui.screens.sessions import SessionsScreen
 from tests.faultserver import FaultServer
 from tests.ui.helpers import app_for, send, wait_for
 
@@ -118,6 +122,8 @@ class Emulator:
         """Lines the terminal was scrolled by, update by update (up: positive)."""
         self.checking = False
         """Whether to compare the screens (from when the app has settled after its start)."""
+        self.screen: Screen[Any] | None = None
+        """The screen compared, while it is on top (None: the chat screen)."""
         self.differing: set[tuple[str, str]] = set()
         """The rows that differed after the last update: the terminal's and the whole render's."""
         self.mismatches: list[str] = []
@@ -127,11 +133,10 @@ class Emulator:
         if isinstance(update, ScrolledUpdate):
             self.scrolls.append(update.lines)
         self.stream.feed(update.render_segments(self.app.console))
-        if not self.checking or self.app.screen is not self.app.chat_screen:
+        screen = self.screen or self.app.chat_screen
+        if not self.checking or self.app.screen is not screen:
             return
-        whole = self.app.chat_screen._compositor.render_full_update()  # (the screen as laid out, drawn whole)
-        reference = pyte.Screen(WIDTH, HEIGHT)
-        pyte.Stream(reference).feed(whole.render_segments(self.app.console))
+        reference = self.whole(screen)
         differing = {y: (row(self.terminal, y), row(reference, y)) for y in range(HEIGHT)}
         differing = {y: pair for y, pair in differing.items() if pair[0] != pair[1]}
         if left := [y for y, pair in differing.items() if pair in self.differing]:
@@ -140,6 +145,17 @@ class Emulator:
                 + "; ".join(f"{self.terminal.display[y]!r} != {reference.display[y]!r}" for y in left[:2])
             )
         self.differing = set(differing.values())
+
+    def whole(self, screen: Screen[Any]) -> pyte.Screen:
+        """The screen as laid out, drawn whole."""
+        reference = pyte.Screen(WIDTH, HEIGHT)
+        pyte.Stream(reference).feed(screen._compositor.render_full_update().render_segments(self.app.console))
+        return reference
+
+    def stale_rows(self, screen: Screen[Any]) -> list[str]:
+        """The rows the terminal shows otherwise than a whole render draws them (once the screen has settled)."""
+        reference = self.whole(screen)
+        return [self.terminal.display[y] for y in range(HEIGHT) if row(self.terminal, y) != row(reference, y)]
 
 
 def row(terminal: pyte.Screen, y: int) -> str:
@@ -227,3 +243,32 @@ async def test_what_changes_between_a_scroll_and_the_next_layout_is_repainted(fa
         await pilot.pause(0.1)
     assert not emulator.mismatches, emulator.mismatches[:5]
     assert emulator.updates, "updates were played"
+
+
+async def test_a_dialog_repaints_what_a_scroll_and_the_next_layout_leave() -> None:
+    """The same slip on a dialog: a notification removed after the sessions list scrolled stayed on the terminal."""
+    app = app_for()
+    emulator = played_into(app)
+    sessions = [SessionInfo(Path(f"/s/{n}.yaml"), f"session {n}", 1.8e9 - n, "demo", "m", n) for n in range(80)]
+    async with app.run_test(size=(WIDTH, HEIGHT), notifications=True) as pilot:
+        await app.chat_screen.ready()
+        await pilot.pause(0.2)  # (the app settled: nothing under the dialog changes)
+        dialog = SessionsScreen(sessions)
+        await app.push_screen(dialog)
+        app.notify("A notification tall enough to lie over the sessions. " * 6, timeout=60)
+        await wait_for(pilot, lambda: bool(dialog.query(Toast)))
+        dialog.query_one(Input).cursor_blink = False  # (nothing but the steps below changes the screen)
+        await pilot.pause(0.1)
+        emulator.screen, emulator.checking = dialog, True
+        table = dialog.query_one(DataTable)
+        table.scroll_relative(y=3, animate=False)
+        dialog._refresh_layout(scroll=True)  # the scroll, drawn now: Textual arranged only what shows
+        toast = dialog.query_one(Toast)
+        assert toast.region.overlaps(table.region), "the notification lies over the list"
+        await toast.remove()
+        for _ in range(3):
+            await pilot.pause(0.1)
+            dialog.query_one(".hint").refresh()
+        await pilot.pause(0.1)
+        assert not emulator.stale_rows(dialog), emulator.stale_rows(dialog)[:3]
+    assert not emulator.mismatches, emulator.mismatches[:5]

@@ -7,9 +7,10 @@ from dataclasses import dataclass
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
+
+from chatterm.ui.screens.dialog import Dialog
 
 
 @dataclass
@@ -27,7 +28,7 @@ class Switch:
     model: str | None
 
 
-class ProfileScreen(ModalScreen[Switch | None]):
+class ProfileScreen(Dialog[Switch | None]):
     DEFAULT_CSS = """
     ProfileScreen { align: center middle; }
     ProfileScreen > Vertical {

@@ -8,8 +8,9 @@ from typing import TYPE_CHECKING
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import DataTable, Input, Label
+
+from chatterm.ui.screens.dialog import Dialog
 
 if TYPE_CHECKING:
     from chatterm.sessions import SessionInfo
@@ -19,7 +20,7 @@ def _clip(text: str, width: int = 48) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-class SessionsScreen(ModalScreen[Path | None]):
+class SessionsScreen(Dialog[Path | None]):
     DEFAULT_CSS = """
     SessionsScreen { align: center middle; }
     SessionsScreen > Vertical {

@@ -1,0 +1,16 @@
+"""The base of chatterm's dialogs: a modal screen drawn with Textual's slip after a scroll mended."""
+
+from __future__ import annotations
+
+from textual.screen import ModalScreen, ScreenResultType
+
+from chatterm.ui.compositor import MendedCompositor
+
+
+class Dialog(ModalScreen[ScreenResultType]):
+    """A modal screen whose compositor repaints what a scroll and a lazy re-arrangement left behind (a notification
+    that timed out over a scrolled list stayed on the terminal otherwise)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._compositor = MendedCompositor()
