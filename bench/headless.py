@@ -46,21 +46,11 @@ async def _run(server: BenchServer, base_url: str, scenario: Scenario, warm_turn
                 await _turn(pilot, app, f"warm {turn}")
             server.scenario = scenario
             frames.clear()
-            stalls: list[float] = []
-            beating = True
-
-            async def heartbeat() -> None:
-                while beating:
-                    before = time.perf_counter()
-                    await asyncio.sleep(0.01)
-                    stalls.append(time.perf_counter() - before - 0.01)
-
-            beat = asyncio.create_task(heartbeat())
+            heartbeat = Heartbeat()
             server.reset()
             await _turn(pilot, app, "go")
             finished = time.monotonic()
-            beating = False
-            await beat
+            stalls = await heartbeat.stop()
             message = screen.messages()[-1]
             expected = "".join(tokens(scenario.answer_tokens, scenario.kind))
             return {
@@ -75,6 +65,26 @@ async def _run(server: BenchServer, base_url: str, scenario: Scenario, warm_turn
             }
     finally:
         Screen._compositor_refresh = original  # type: ignore[method-assign]
+
+
+class Heartbeat:
+    """How long the event loop was held beyond each 10 ms beat, from its making until `stop`."""
+
+    def __init__(self) -> None:
+        self.stalls: list[float] = []
+        self._beating = True
+        self._task = asyncio.create_task(self._beat())
+
+    async def _beat(self) -> None:
+        while self._beating:
+            before = time.perf_counter()
+            await asyncio.sleep(0.01)
+            self.stalls.append(time.perf_counter() - before - 0.01)
+
+    async def stop(self) -> list[float]:
+        self._beating = False
+        await self._task
+        return self.stalls
 
 
 async def _turn(pilot: Any, app: Any, prompt: str) -> None:
@@ -99,5 +109,35 @@ def headless(scenario: Scenario, warm_turns: int = 0) -> dict[str, Any]:
     base_url = server.start()
     try:
         return asyncio.run(_run(server, base_url, scenario, warm_turns))
+    finally:
+        server.stop()
+
+
+async def _resize(server: BenchServer, base_url: str, answers: int) -> float:
+    from chatterm.config import load_settings
+    from chatterm.resolve import choose
+    from chatterm.ui.app import ChatApp
+
+    settings = load_settings()
+    app = ChatApp(settings, choose(settings, base_url=base_url, model="bench-model"))
+    async with app.run_test(size=(160, 50)) as pilot:
+        for turn in range(answers):
+            await _turn(pilot, app, f"answer {turn}")
+        await asyncio.sleep(0.5)
+        heartbeat = Heartbeat()
+        await pilot.resize_terminal(100, 50)
+        await asyncio.sleep(1.5)
+        return max(await heartbeat.stop())
+
+
+def resize_stall(scenario: Scenario, answers: int) -> float:
+    """The longest the event loop is held when the terminal goes from 160 to 100 columns after `answers` answers
+    (every message is drawn again at the new width)."""
+    home = tempfile.mkdtemp(prefix="bench-headless-")
+    os.environ.update({"HOME": home, "XDG_CONFIG_HOME": f"{home}/c", "XDG_DATA_HOME": f"{home}/d"})
+    server = BenchServer(scenario)
+    base_url = server.start()
+    try:
+        return asyncio.run(_resize(server, base_url, answers))
     finally:
         server.stop()

@@ -26,7 +26,7 @@ from typing import Any
 
 from bench.bare import bare_client
 from bench.blackbox import Terminal, first_frame, fresh_env, run_app
-from bench.headless import headless
+from bench.headless import headless, resize_stall
 from bench.server import BenchServer, Scenario
 
 ROOT = Path(__file__).resolve().parent
@@ -239,6 +239,9 @@ def main() -> int:
         "",
     )
     add("H1 final Markdown source == answer", str(h1["source_ok"]), "", "True")
+    answers = 20 if not args.quick else 3
+    held = resize_stall(Scenario(n(3000)), answers)
+    add(f"resize after {answers} answers of {n(3000):,} tokens: longest stall", f"{held * 1000:.0f} ms", "", "")
     frames, floor_frames = [], []
     for _ in range(5):  # in turn with the floor app, which shows how fast the machine starts a Textual app just now
         frames.append(first_frame(chatterm("http://127.0.0.1:9/v1")))

@@ -97,3 +97,76 @@ async def test_a_reader_who_scrolled_up_stays_put_when_the_answer_ends(faults: F
         await wait_for(pilot, lambda: message.finished)
         await settle(pilot)
         assert view.scroll_y == 10
+
+
+def long_answer(n: int) -> str:
+    paragraph = f"Answer {n} says a fair amount of words, enough to wrap onto a few lines at most widths. " * 4
+    items = "".join(f"- item {i} of answer {n}, which wraps when the screen is narrow enough\n" for i in range(6))
+    return f"## Answer {n}\n\n{paragraph}\n\n{items}\n```python\nprint({n})\n```\n\n{paragraph}\n"
+
+
+async def conversation_of(pilot: Pilot[None], view: ConversationView, answers: int) -> list[AssistantMessage]:
+    messages = []
+    for n in range(answers):
+        message = AssistantMessage()
+        await view.mount(message)
+        message.add_answer(long_answer(n))
+        await message.finish()
+        messages.append(message)
+    view.anchor()
+    await settle(pilot)
+    return messages
+
+
+async def test_a_resize_measures_messages_far_out_of_sight_after_the_frame() -> None:
+    """A new width draws every message again. Those far above what shows keep their height for the resize's frame
+    and are measured after it, a slice at a time; the view keeps to its end throughout, and ends as a conversation
+    laid out at that width from the start."""
+    app = Host()
+    async with app.run_test(size=(100, 30)) as pilot:
+        view = app.query_one(ConversationView)
+        messages = await conversation_of(pilot, view, 16)
+        assert view.scroll_y == view.max_scroll_y > 0
+        waited: list[MarkdownView] = []
+        can_wait = view.can_wait
+
+        def spied(markdown: MarkdownView) -> bool:
+            if can_wait(markdown):
+                waited.append(markdown)
+                return True
+            return False
+
+        view.can_wait = spied  # type: ignore[method-assign]
+        await pilot.resize_terminal(60, 30)
+        await pilot.pause()
+        views = [m.markdown for m in messages]
+        assert waited and set(waited) == set(views[: len(set(waited))]), "the first messages waited"
+        assert views[-4] not in waited, "not those in sight or near it"
+        for _ in range(100):
+            assert view.scroll_y == view.max_scroll_y, "at the end while the rest are measured"
+            if not any(m.markdown.waiting for m in messages):
+                break
+            await pilot.pause(0.02)
+        await settle(pilot)
+        assert view.scroll_y == view.max_scroll_y
+        resized = [(m.markdown.size.height, [s.text for s in m.markdown.lines]) for m in messages]
+
+    fresh = Host()
+    async with fresh.run_test(size=(60, 30)) as pilot:
+        expected = await conversation_of(pilot, fresh.query_one(ConversationView), 16)
+        assert resized == [(m.markdown.size.height, [s.text for s in m.markdown.lines]) for m in expected]
+
+
+async def test_a_resize_while_the_reader_is_up_the_conversation_measures_everything_at_once() -> None:
+    """Away from the end nothing waits: a message measured later would move what the reader is looking at."""
+    app = Host()
+    async with app.run_test(size=(100, 30)) as pilot:
+        view = app.query_one(ConversationView)
+        messages = await conversation_of(pilot, view, 16)
+        view.scroll_to(y=view.max_scroll_y // 2, animate=False)
+        view.release_anchor()
+        await settle(pilot)
+        await pilot.resize_terminal(60, 30)
+        await pilot.pause()
+        assert not any(m.markdown.waiting for m in messages)
+        assert all(m.markdown.size.height == m.markdown.line_count for m in messages)

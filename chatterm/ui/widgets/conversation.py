@@ -7,12 +7,19 @@ FOLLOW_STEP lines at a time, and a scroll is a repaint of what is already render
 
 It follows while the end of the text is on screen: scrolling up to read stops it, scrolling back down to the end
 of the text resumes it. Between answers it keeps to its end as any chat view does (Textual's anchor).
+
+A new width (a resize) draws every message again. While the view keeps to its end, the messages far above what
+shows keep their old height for that frame and are measured after it, a slice at a time (`can_wait`).
 """
 
 from __future__ import annotations
 
+import time
+
 from textual.containers import VerticalScroll
+from textual.geometry import Size
 from textual.scrollbar import ScrollBar
+from textual.widget import Widget
 
 from chatterm.ui.widgets.markdown_view import MarkdownView
 from chatterm.ui.widgets.scrollbar import RowScrollBar
@@ -21,6 +28,10 @@ FOLLOW_STEP = 8
 """Lines the view moves at a time while it follows: a scroll repaints the whole screen, so it comes once per few
 new lines, not per line (a few blank lines under the text at most; 8 rather than 4 halved the scrolls of an
 answer)."""
+OUT_OF_SIGHT = 2
+"""Screen heights above what shows beyond which a finished message is measured after a change of width, not in it."""
+MEASURE_SLICE = 0.02
+"""Seconds of measuring between frames (and keys) while messages out of sight are measured."""
 
 
 class ConversationView(VerticalScroll):
@@ -33,6 +44,11 @@ class ConversationView(VerticalScroll):
         self._pending: MarkdownView | None = None
         self._floor = 0.0
         """The lowest scroll offset allowed: negative while a conversation shorter than the view streams (below)."""
+        self._waiting: dict[MarkdownView, None] = {}
+        """Text views laid out at a new width with their old height, to be measured (in the order they were laid
+        out: the last is the nearest to what shows)."""
+        self._below: tuple[tuple[int, Size, int], dict[Widget, int]] = ((0, Size(0, 0), 0), {})
+        """The height of the messages after each message, and when it was worked out."""
 
     @property
     def vertical_scrollbar(self) -> ScrollBar:
@@ -80,6 +96,47 @@ class ConversationView(VerticalScroll):
         if self._pending is None:
             self.call_after_refresh(self._step)
         self._pending = view
+
+    def can_wait(self, view: MarkdownView) -> bool:
+        """Whether a finished text view may keep its old height at a new width and be measured after the frame: when
+        the terminal is resized, every message was drawn again at once (0.7 s for 20 long answers). Only while the
+        conversation keeps to its end, and only the views of messages more than OUT_OF_SIGHT screens above it; what
+        shows, and near it, is laid out exactly."""
+        if not (self.following or (self._anchored and not self._anchor_released)):
+            return False
+        message = next((node for node in view.ancestors_with_self if node.parent is self), None)
+        below = self._heights_below().get(message) if isinstance(message, Widget) else None
+        if below is None or below <= (1 + OUT_OF_SIGHT) * self.size.height:
+            return False
+        if not self._waiting:
+            self.set_timer(0.01, self._measure_waiting)
+        self._waiting.pop(view, None)
+        self._waiting[view] = None
+        return True
+
+    def _heights_below(self) -> dict[Widget, int]:
+        """How tall the messages after each message are (as last laid out), worked out once per layout."""
+        key = (len(self.children), self.size, self.virtual_size.height)
+        if self._below[0] != key:
+            below, total = {}, 0
+            for child in reversed(self.children):
+                below[child] = total
+                total += child.outer_size.height
+            self._below = (key, below)
+        return self._below[1]
+
+    def _measure_waiting(self) -> None:
+        """Measure the views laid out with their old height, nearest to what shows first, a slice at a time, so
+        that frames and keys come in between. If the reader left the end meanwhile, the rest are measured at once
+        (the content moves once, as when every view was measured in the resize)."""
+        keeps_end = self.following or (self._anchored and not self._anchor_released)
+        started = time.perf_counter()
+        while self._waiting and (not keeps_end or time.perf_counter() - started < MEASURE_SLICE):
+            view, _ = self._waiting.popitem()
+            if view.is_attached:
+                view.measure()
+        if self._waiting:
+            self.set_timer(0.01, self._measure_waiting)
 
     def _text_on_screen(self) -> bool:
         bottom = round(self.scroll_y) + self.scrollable_content_region.height

@@ -60,9 +60,12 @@ _BLANK_LINES = re.compile(r"\n{3,}")
 @runtime_checkable
 class Follower(Protocol):
     """What scrolls with a streaming text (the conversation): told each time the number of lines of a text view
-    inside it changes, at once, so that a scroll joins the frame that draws the new lines."""
+    inside it changes, at once, so that a scroll joins the frame that draws the new lines; and asked, when the width
+    changes, whether a finished view may keep its height and be measured later (`MarkdownView.measure`)."""
 
     def text_appended(self, view: MarkdownView) -> None: ...
+
+    def can_wait(self, view: MarkdownView) -> bool: ...
 
 
 class MarkdownView(Widget):
@@ -97,6 +100,8 @@ class MarkdownView(Widget):
         self._drawn = 0
         """How many lines were drawn at the last append (a tail can get shorter: its old lines are repainted)."""
         self._follower: Follower | None = None
+        self._later = 0
+        """A width the widget is laid out at with its old height, its lines not yet drawn for it (`measure`)."""
         if source:
             self.append(source)
 
@@ -310,11 +315,33 @@ class MarkdownView(Widget):
             self._assemble()
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        if width != self._width and self._width and not self._room and self._can_wait():
+            self._later = width
+            return self._laid_out
+        self._later = 0
         self._set_width(width)
         self._laid_out = max(self.line_count, self._room)
         return self._laid_out
 
+    def _can_wait(self) -> bool:
+        return self._follower is not None and self._follower.can_wait(self)
+
+    @property
+    def waiting(self) -> bool:
+        """Laid out at a width its lines are not drawn for yet."""
+        return bool(self._later)
+
+    def measure(self) -> None:
+        """Draw the lines for the width the widget was laid out at, put off while it was out of sight: a new width
+        draws every message again, which took 0.7 s for 20 long answers. Its height follows at the next layout."""
+        width, self._later = self._later, 0
+        if width and width != self._width:
+            self._set_width(width)
+            self._relayout()
+
     def render_line(self, y: int) -> Strip:
+        if self._later:
+            self.measure()  # (in sight before its turn)
         if not self._width:
             self._set_width(self.size.width)
         frozen = self._frozen_lines
@@ -324,7 +351,8 @@ class MarkdownView(Widget):
         return self._rest[y] if 0 <= y < len(self._rest) else self._blank
 
     def on_resize(self) -> None:
-        self._set_width(self.size.width)
+        if not self._later:
+            self._set_width(self.size.width)
 
     def notify_style_update(self) -> None:
         """A theme change: the cached strips hold the old colours."""
