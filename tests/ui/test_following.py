@@ -170,3 +170,42 @@ async def test_a_resize_while_the_reader_is_up_the_conversation_measures_everyth
         await pilot.pause()
         assert not any(m.markdown.waiting for m in messages)
         assert all(m.markdown.size.height == m.markdown.line_count for m in messages)
+
+
+def drawn(messages: list[AssistantMessage]) -> list[list[list[tuple[str, str]]]]:
+    """Each message's lines as text and style, however Rich cut them into segments."""
+    return [
+        [[(segment.text, str(segment.style)) for segment in line.simplify()] for line in message.markdown.lines]
+        for message in messages
+    ]
+
+
+async def test_a_theme_change_draws_messages_out_of_sight_after_the_frame() -> None:
+    """A new theme draws every message again: those not drawn in the frame are drawn a slice at a time after it,
+    and end as a conversation drawn in that theme from the start."""
+    app = Host()
+    async with app.run_test(size=(100, 30)) as pilot:
+        view = app.query_one(ConversationView)
+        messages = await conversation_of(pilot, view, 16)
+        queued: list[MarkdownView] = []
+        measure_later = view.measure_later
+
+        def spied(markdown: MarkdownView) -> None:
+            queued.append(markdown)
+            measure_later(markdown)
+
+        view.measure_later = spied  # type: ignore[method-assign]
+        app.theme = "textual-light"
+        await pilot.pause()
+        assert len(queued) == len(messages), "each message was left to be drawn later, or when in sight"
+        for _ in range(100):
+            if not any(m.markdown.waiting for m in messages):
+                break
+            await pilot.pause(0.02)
+        restyled = drawn(messages)
+
+    fresh = Host()
+    async with fresh.run_test(size=(100, 30)) as pilot:
+        fresh.theme = "textual-light"
+        await pilot.pause()
+        assert restyled == drawn(await conversation_of(pilot, fresh.query_one(ConversationView), 16))

@@ -9,7 +9,8 @@ It follows while the end of the text is on screen: scrolling up to read stops it
 of the text resumes it. Between answers it keeps to its end as any chat view does (Textual's anchor).
 
 A new width (a resize) draws every message again. While the view keeps to its end, the messages far above what
-shows keep their old height for that frame and are measured after it, a slice at a time (`can_wait`).
+shows keep their old height for that frame and are measured after it, a slice at a time (`can_wait`); after a
+theme change, all but those drawn in the frame are (`measure_later`).
 """
 
 from __future__ import annotations
@@ -45,8 +46,8 @@ class ConversationView(VerticalScroll):
         self._floor = 0.0
         """The lowest scroll offset allowed: negative while a conversation shorter than the view streams (below)."""
         self._waiting: dict[MarkdownView, None] = {}
-        """Text views laid out at a new width with their old height, to be measured (in the order they were laid
-        out: the last is the nearest to what shows)."""
+        """Text views to be measured (`MarkdownView.measure`), in the order they were laid out or restyled: the last
+        is the nearest to what shows."""
         self._below: tuple[tuple[int, Size, int], dict[Widget, int]] = ((0, Size(0, 0), 0), {})
         """The height of the messages after each message, and when it was worked out."""
 
@@ -108,11 +109,15 @@ class ConversationView(VerticalScroll):
         below = self._heights_below().get(message) if isinstance(message, Widget) else None
         if below is None or below <= (1 + OUT_OF_SIGHT) * self.size.height:
             return False
+        self.measure_later(view)
+        return True
+
+    def measure_later(self, view: MarkdownView) -> None:
+        """Draw a view's lines again after the frame (`_measure_waiting`), unless it is drawn before."""
         if not self._waiting:
             self.set_timer(0.01, self._measure_waiting)
         self._waiting.pop(view, None)
         self._waiting[view] = None
-        return True
 
     def _heights_below(self) -> dict[Widget, int]:
         """How tall the messages after each message are (as last laid out), worked out once per layout."""
@@ -126,12 +131,16 @@ class ConversationView(VerticalScroll):
         return self._below[1]
 
     def _measure_waiting(self) -> None:
-        """Measure the views laid out with their old height, nearest to what shows first, a slice at a time, so
-        that frames and keys come in between. If the reader left the end meanwhile, the rest are measured at once
+        """Measure the waiting views, nearest to what shows first, a slice at a time, so that frames and keys come in
+        between. If the reader left the end meanwhile, those whose height is still the old one are measured at once
         (the content moves once, as when every view was measured in the resize)."""
-        keeps_end = self.following or (self._anchored and not self._anchor_released)
+        if not (self.following or (self._anchored and not self._anchor_released)):
+            for view in [view for view in self._waiting if view.height_pending]:
+                del self._waiting[view]
+                if view.is_attached:
+                    view.measure()
         started = time.perf_counter()
-        while self._waiting and (not keeps_end or time.perf_counter() - started < MEASURE_SLICE):
+        while self._waiting and time.perf_counter() - started < MEASURE_SLICE:
             view, _ = self._waiting.popitem()
             if view.is_attached:
                 view.measure()

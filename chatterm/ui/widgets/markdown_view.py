@@ -61,11 +61,14 @@ _BLANK_LINES = re.compile(r"\n{3,}")
 class Follower(Protocol):
     """What scrolls with a streaming text (the conversation): told each time the number of lines of a text view
     inside it changes, at once, so that a scroll joins the frame that draws the new lines; and asked, when the width
-    changes, whether a finished view may keep its height and be measured later (`MarkdownView.measure`)."""
+    changes, whether a finished view may keep its height and be measured later (`MarkdownView.measure`), or told to
+    measure it later (its lines are in old colours)."""
 
     def text_appended(self, view: MarkdownView) -> None: ...
 
     def can_wait(self, view: MarkdownView) -> bool: ...
+
+    def measure_later(self, view: MarkdownView) -> None: ...
 
 
 class MarkdownView(Widget):
@@ -102,6 +105,8 @@ class MarkdownView(Widget):
         self._follower: Follower | None = None
         self._later = 0
         """A width the widget is laid out at with its old height, its lines not yet drawn for it (`measure`)."""
+        self._restyled = False
+        """The lines are drawn in colours the theme no longer has (`measure`)."""
         if source:
             self.append(source)
 
@@ -327,20 +332,31 @@ class MarkdownView(Widget):
         return self._follower is not None and self._follower.can_wait(self)
 
     @property
-    def waiting(self) -> bool:
-        """Laid out at a width its lines are not drawn for yet."""
+    def height_pending(self) -> bool:
+        """Laid out at a width with its old height, its lines not drawn for it yet."""
         return bool(self._later)
 
+    @property
+    def waiting(self) -> bool:
+        """Its lines are not drawn yet for the width it is laid out at, or in the colours of the theme."""
+        return bool(self._later) or self._restyled
+
     def measure(self) -> None:
-        """Draw the lines for the width the widget was laid out at, put off while it was out of sight: a new width
-        draws every message again, which took 0.7 s for 20 long answers. Its height follows at the next layout."""
+        """Draw the lines put off while the widget was out of sight: for the width it was laid out at (its height
+        follows at the next layout), or in a new theme's colours. A new width or theme draws every message again,
+        which took 0.7 s for 20 long answers."""
         width, self._later = self._later, 0
+        restyled, self._restyled = self._restyled, False
         if width and width != self._width:
             self._set_width(width)
             self._relayout()
+        elif restyled and self._width:
+            width, self._width = self._width, 0
+            self._set_width(width)
+            self.refresh()
 
     def render_line(self, y: int) -> Strip:
-        if self._later:
+        if self.waiting:
             self.measure()  # (in sight before its turn)
         if not self._width:
             self._set_width(self.size.width)
@@ -355,12 +371,15 @@ class MarkdownView(Widget):
             self._set_width(self.size.width)
 
     def notify_style_update(self) -> None:
-        """A theme change: the cached strips hold the old colours."""
+        """A theme change: the cached strips hold the old colours. Drawn again when next drawn, or by the follower
+        a slice at a time (most of a long conversation is out of sight)."""
         super().notify_style_update()
         if self._width:
-            width, self._width = self._width, 0
-            self._set_width(width)
-            self.refresh()
+            self._restyled = True
+            if self._follower is not None:
+                self._follower.measure_later(self)
+            else:
+                self.measure()
 
 
 @functools.cache
