@@ -313,7 +313,7 @@ class MarkdownView(Widget):
 
     def _set_width(self, width: int) -> None:
         if width != self._width:
-            self._width = width
+            self._width, self._restyled = width, False  # (every line drawn again, in the colours of now)
             self._blank = Strip.blank(width, self.rich_style)
             self._frozen_lines, self._frozen_count = [], 0
             self._open_strips, self._tail_strips, self._split = None, None, ((-1, -1), None)
