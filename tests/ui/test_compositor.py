@@ -1,5 +1,6 @@
 """The chat screen's compositor sends the terminal exactly what Textual's sends, rendering fewer lines for it: only
-the rows repainted, and not the widgets hidden there by those in front of them."""
+the rows repainted, and not the widgets hidden there by those in front of them; it and the dialogs' mend a slip of
+Textual's after a scroll."""
 
 from __future__ import annotations
 

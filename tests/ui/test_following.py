@@ -1,7 +1,10 @@
 """The conversation follows the end of the text while an answer streams, without relayouts per line, and stops
-following when the reader scrolls up to read."""
+following when the reader scrolls up to read; after a new width or theme, it draws what is far out of sight after
+the frame."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from textual.app import App, ComposeResult
 from textual.pilot import Pilot
@@ -118,6 +121,16 @@ async def conversation_of(pilot: Pilot[None], view: ConversationView, answers: i
     return messages
 
 
+async def all_drawn(pilot: Pilot[None], messages: list[AssistantMessage], meanwhile: Callable[[], None]) -> None:
+    """Wait until no message waits to be drawn again, calling `meanwhile` after each pause."""
+    for _ in range(100):
+        meanwhile()
+        if not any(m.markdown.waiting for m in messages):
+            return
+        await pilot.pause(0.02)
+    raise AssertionError("messages still wait to be drawn")
+
+
 async def test_a_resize_measures_messages_far_out_of_sight_after_the_frame() -> None:
     """A new width draws every message again. Those far above what shows keep their height for the resize's frame
     and are measured after it, a slice at a time; the view keeps to its end throughout, and ends as a conversation
@@ -142,11 +155,11 @@ async def test_a_resize_measures_messages_far_out_of_sight_after_the_frame() -> 
         views = [m.markdown for m in messages]
         assert waited and set(waited) == set(views[: len(set(waited))]), "the first messages waited"
         assert views[-4] not in waited, "not those in sight or near it"
-        for _ in range(100):
+
+        def at_end() -> None:
             assert view.scroll_y == view.max_scroll_y, "at the end while the rest are measured"
-            if not any(m.markdown.waiting for m in messages):
-                break
-            await pilot.pause(0.02)
+
+        await all_drawn(pilot, messages, at_end)
         await settle(pilot)
         assert view.scroll_y == view.max_scroll_y
         resized = [(m.markdown.size.height, [s.text for s in m.markdown.lines]) for m in messages]
@@ -198,10 +211,7 @@ async def test_a_theme_change_draws_messages_out_of_sight_after_the_frame() -> N
         app.theme = "textual-light"
         await pilot.pause()
         assert len(queued) == len(messages), "each message was left to be drawn later, or when in sight"
-        for _ in range(100):
-            if not any(m.markdown.waiting for m in messages):
-                break
-            await pilot.pause(0.02)
+        await all_drawn(pilot, messages, lambda: None)
         restyled = drawn(messages)
 
     fresh = Host()
