@@ -1,5 +1,5 @@
 """Headless driver (`App.run_test`): frames drawn, frame time, event-loop stalls, and a check that the final
-Markdown source equals the answer."""
+Markdown source equals the answer; and the longest stall of a resize after a long conversation."""
 
 from __future__ import annotations
 
@@ -8,9 +8,12 @@ import os
 import statistics
 import tempfile
 import time
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
 from bench.server import BenchServer, Scenario, tokens
+
+T = TypeVar("T")
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -23,10 +26,6 @@ def _percentile(values: list[float], q: float) -> float:
 async def _run(server: BenchServer, base_url: str, scenario: Scenario, warm_turns: int) -> dict[str, Any]:
     from textual.screen import Screen
 
-    from chatterm.config import load_settings
-    from chatterm.resolve import choose
-    from chatterm.ui.app import ChatApp
-
     frames: list[float] = []
     original = Screen._compositor_refresh
 
@@ -37,8 +36,7 @@ async def _run(server: BenchServer, base_url: str, scenario: Scenario, warm_turn
 
     Screen._compositor_refresh = counted  # type: ignore[method-assign]
     try:
-        settings = load_settings()
-        app = ChatApp(settings, choose(settings, base_url=base_url, model="bench-model"))
+        app = _app(base_url)
         async with app.run_test(size=(160, 50)) as pilot:
             screen = app.chat_screen
             server.scenario = Scenario(answer_tokens=60)
@@ -87,6 +85,15 @@ class Heartbeat:
         return self.stalls
 
 
+def _app(base_url: str) -> Any:
+    from chatterm.config import load_settings
+    from chatterm.resolve import choose
+    from chatterm.ui.app import ChatApp
+
+    settings = load_settings()
+    return ChatApp(settings, choose(settings, base_url=base_url, model="bench-model"))
+
+
 async def _turn(pilot: Any, app: Any, prompt: str) -> None:
     composer = app.chat_screen.composer
     composer.focus()
@@ -103,23 +110,23 @@ async def _turn(pilot: Any, app: Any, prompt: str) -> None:
 
 
 def headless(scenario: Scenario, warm_turns: int = 0) -> dict[str, Any]:
+    return _with_server(scenario, lambda server, base_url: _run(server, base_url, scenario, warm_turns))
+
+
+def _with_server(scenario: Scenario, run: Callable[[BenchServer, str], Awaitable[T]]) -> T:
+    """`run` against a loopback server of `scenario`, with a fresh HOME."""
     home = tempfile.mkdtemp(prefix="bench-headless-")
     os.environ.update({"HOME": home, "XDG_CONFIG_HOME": f"{home}/c", "XDG_DATA_HOME": f"{home}/d"})
     server = BenchServer(scenario)
     base_url = server.start()
     try:
-        return asyncio.run(_run(server, base_url, scenario, warm_turns))
+        return asyncio.run(run(server, base_url))
     finally:
         server.stop()
 
 
-async def _resize(server: BenchServer, base_url: str, answers: int) -> float:
-    from chatterm.config import load_settings
-    from chatterm.resolve import choose
-    from chatterm.ui.app import ChatApp
-
-    settings = load_settings()
-    app = ChatApp(settings, choose(settings, base_url=base_url, model="bench-model"))
+async def _resize(base_url: str, answers: int) -> float:
+    app = _app(base_url)
     async with app.run_test(size=(160, 50)) as pilot:
         for turn in range(answers):
             await _turn(pilot, app, f"answer {turn}")
@@ -133,11 +140,4 @@ async def _resize(server: BenchServer, base_url: str, answers: int) -> float:
 def resize_stall(scenario: Scenario, answers: int) -> float:
     """The longest the event loop is held when the terminal goes from 160 to 100 columns after `answers` answers
     (every message is drawn again at the new width)."""
-    home = tempfile.mkdtemp(prefix="bench-headless-")
-    os.environ.update({"HOME": home, "XDG_CONFIG_HOME": f"{home}/c", "XDG_DATA_HOME": f"{home}/d"})
-    server = BenchServer(scenario)
-    base_url = server.start()
-    try:
-        return asyncio.run(_resize(server, base_url, answers))
-    finally:
-        server.stop()
+    return _with_server(scenario, lambda server, base_url: _resize(base_url, answers))
