@@ -7,6 +7,7 @@ chatterm processes never write the same file. A failure to write is reported onc
 
 from __future__ import annotations
 
+import functools
 import os
 import secrets as random_names
 import threading
@@ -155,10 +156,17 @@ def first_prompt(recording: Recording) -> str:
 
 
 def session_info(path: Path) -> SessionInfo:
+    """What the sessions list shows of a saved session; read again only when the file has changed."""
     try:
-        modified = path.stat().st_mtime
+        stat = path.stat()
     except OSError:
-        modified = 0.0
+        return _read_info(path, 0.0, (0, 0))
+    return _read_info(path, stat.st_mtime, (stat.st_mtime_ns, stat.st_size))
+
+
+@functools.lru_cache(maxsize=4096)
+def _read_info(path: Path, modified: float, stamp: tuple[int, int]) -> SessionInfo:
+    """(`stamp`, the file's change time and size, keys the cache: a session is read whole, about 20 ms a MB.)"""
     try:
         recording = load_recording(path)
     except RecordingError as exc:
@@ -178,12 +186,23 @@ def session_info(path: Path) -> SessionInfo:
     )
 
 
-def list_sessions(directory: Path | None = None) -> list[SessionInfo]:
-    """Saved sessions, newest first; corrupt files are listed with their error."""
+def session_paths(directory: Path | None = None) -> list[Path]:
+    """The saved sessions' files, newest first."""
     directory = directory or locations.sessions_dir()
     try:
         paths = [p for p in directory.iterdir() if p.suffix == ".yaml" and not p.name.startswith(".")]
     except OSError:
         return []
-    infos = [session_info(p) for p in paths]
-    return sorted(infos, key=lambda info: info.modified, reverse=True)
+    return sorted(paths, key=_modified, reverse=True)
+
+
+def _modified(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
+
+
+def list_sessions(directory: Path | None = None) -> list[SessionInfo]:
+    """Saved sessions, newest first; corrupt files are listed with their error."""
+    return [session_info(path) for path in session_paths(directory)]

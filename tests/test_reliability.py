@@ -13,7 +13,7 @@ from chatterm.cassette.recorder import INCOMPLETE, Recorder
 from chatterm.cassette.summary import summarize
 from chatterm.client import ChatClient
 from chatterm.endpoint import Endpoint
-from chatterm.sessions import SessionSaver, list_sessions, new_session_path
+from chatterm.sessions import SessionSaver, list_sessions, new_session_path, session_info
 from tests.faultserver import FaultServer
 
 
@@ -88,3 +88,19 @@ async def test_a_snapshot_mid_answer_says_it_is_incomplete(faults: FaultServer) 
     assert partial and b"Hello" in partial[0][0], "a snapshot was taken mid-answer"
     assert recorder.interactions[-1].response.error is None, "the finished answer is not marked"
     assert os.environ.get("HOME")  # the isolated fixture is in force
+
+
+def test_a_session_is_read_again_only_when_its_file_changed() -> None:
+    """The sessions list reads each session whole; opening it again reads only what changed since."""
+    folder = locations.sessions_dir()
+    folder.mkdir(parents=True)
+    saver = SessionSaver(folder / "one.yaml")
+    saver.save(a_recording())
+    saver.flush()
+    first = session_info(folder / "one.yaml")
+    assert session_info(folder / "one.yaml") is first, "unchanged: not read again"
+    saver.save(Recording("vcr", [*a_recording().interactions, *a_recording().interactions]))
+    saver.close()
+    again = session_info(folder / "one.yaml")
+    assert again is not first and again.turns == 2 * first.turns
+    assert [info.path.name for info in list_sessions()] == ["one.yaml"]

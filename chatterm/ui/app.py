@@ -192,9 +192,9 @@ class ChatApp(App[None]):
     # -- sessions -------------------------------------------------------------------------------------------
 
     def action_open_sessions(self) -> None:
-        from chatterm.sessions import list_sessions
+        from chatterm.sessions import session_paths
 
-        self.push_screen(SessionsScreen(list_sessions()), self._open_session)
+        self.push_screen(SessionsScreen(session_paths()), self._open_session)
 
     async def _open_session(self, path: Path | None) -> None:
         from chatterm.cassette.load import load_tail

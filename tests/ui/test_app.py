@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.widgets import DataTable, Label
 
 from chatterm import locations
 from chatterm.cassette.load import load_recording
@@ -150,6 +151,7 @@ async def test_sessions_screen_lists_and_replays(faults: FaultServer) -> None:
         await wait_for(pilot, lambda: isinstance(app.screen, SessionsScreen))
         sessions = app.screen
         assert isinstance(sessions, SessionsScreen)
+        await wait_for(pilot, lambda: sessions.loaded)
         titles = [s.title for s in sessions.sessions]
         assert "first question" in titles and any(s.error for s in sessions.sessions)
         await pilot.press(*"first")
@@ -447,3 +449,37 @@ def test_the_app_starts_without_garbage_collection_and_turns_it_on_once_up() -> 
         [sys.executable, "-c", COLLECTION_AT_START], cwd=Path(__file__).parents[2], capture_output=True, text=True
     )
     assert done.returncode == 0, done.stderr[-2000:]
+
+
+async def test_the_sessions_dialog_opens_at_once_and_fills_as_sessions_are_read() -> None:
+    """Every session is read whole to be listed (a hundred long ones took seconds): the dialog opens first, is
+    usable at once, and gains its rows, newest first, as a thread reads them; a filter typed meanwhile holds."""
+    import threading
+    import time
+
+    from chatterm.sessions import SessionInfo
+
+    release = threading.Event()
+
+    def read(path: Path) -> SessionInfo:
+        n = int(path.stem)
+        if n >= 10:
+            release.wait(10)  # (the rest are read once the test has looked at the dialog)
+        time.sleep(0.002)
+        return SessionInfo(path, f"question {n} {'even' if n % 2 == 0 else 'odd'}", 1.8e9 - n, "demo", "m", 1)
+
+    app = app_for()
+    async with app.run_test(size=(110, 36)) as pilot:
+        dialog = SessionsScreen([Path(f"/s/{n}.yaml") for n in range(40)], read)
+        dialog.BATCH = 0.0  # (each row as soon as it is read)
+        await app.push_screen(dialog)
+        table = dialog.query_one("#sessions", DataTable)
+        await wait_for(pilot, lambda: table.row_count == 10)
+        assert not dialog.loaded and "reading 10 of 40" in str(dialog.query_one(".title", Label).render())
+        await pilot.press(*"even")
+        await wait_for(pilot, lambda: table.row_count == 5)
+        release.set()
+        await wait_for(pilot, lambda: dialog.loaded)
+        shown = [str(table.get_row_at(row)[0]) for row in range(table.row_count)]
+        assert shown == [f"question {n} even" for n in range(0, 40, 2)], "newest first, the filter kept"
+        assert str(dialog.query_one(".title", Label).render()) == "Sessions"

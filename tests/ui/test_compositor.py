@@ -250,12 +250,18 @@ async def test_a_dialog_repaints_what_a_scroll_and_the_next_layout_leave() -> No
     """The same slip on a dialog: a notification removed after the sessions list scrolled stayed on the terminal."""
     app = app_for()
     emulator = played_into(app)
-    sessions = [SessionInfo(Path(f"/s/{n}.yaml"), f"session {n}", 1.8e9 - n, "demo", "m", n) for n in range(80)]
+    paths = [Path(f"/s/{n}.yaml") for n in range(80)]
+
+    def read(path: Path) -> SessionInfo:
+        n = int(path.stem)
+        return SessionInfo(path, f"session {n}", 1.8e9 - n, "demo", "m", n)
+
     async with app.run_test(size=(WIDTH, HEIGHT), notifications=True) as pilot:
         await app.chat_screen.ready()
         await pilot.pause(0.2)  # (the app settled: nothing under the dialog changes)
-        dialog = SessionsScreen(sessions)
+        dialog = SessionsScreen(paths, read)
         await app.push_screen(dialog)
+        await wait_for(pilot, lambda: dialog.loaded)
         app.notify("A notification tall enough to lie over the sessions. " * 6, timeout=60)
         await wait_for(pilot, lambda: bool(dialog.query(Toast)))
         dialog.query_one(Input).cursor_blink = False  # (nothing but the steps below changes the screen)

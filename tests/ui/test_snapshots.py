@@ -83,6 +83,7 @@ class TestModals:
         async def open_sessions(pilot: Pilot[Any]) -> None:
             await no_blink(pilot)
             await pilot.press("ctrl+o")
+            await wait_for(pilot, lambda: getattr(pilot.app.screen, "loaded", False))
             await pilot.pause(0.2)
 
         assert snap_compare(app_for(), terminal_size=(110, 30), run_before=open_sessions)

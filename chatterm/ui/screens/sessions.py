@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -9,6 +11,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import DataTable, Input, Label
+from textual.worker import get_current_worker
 
 from chatterm.ui.screens.dialog import Dialog
 
@@ -30,29 +33,67 @@ class SessionsScreen(Dialog[Path | None]):
     SessionsScreen .hint { color: $text-muted; }
     """
     BINDINGS = [Binding("escape", "dismiss(None)", "Close")]
+    BATCH = 0.05
+    """Seconds of reading between the rows shown."""
 
-    def __init__(self, sessions: list[SessionInfo]) -> None:
+    def __init__(self, paths: list[Path], read: Callable[[Path], SessionInfo] | None = None) -> None:
+        """`paths` newest first; `read` makes a row of one (`chatterm.sessions.session_info`)."""
         super().__init__()
-        self.sessions = sessions
+        self.paths = paths
+        self.sessions: list[SessionInfo] = []
+        """The sessions read so far, in the order of `paths`."""
+        self.loaded = False
+        self._read = read
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label("Sessions", classes="title")
+            yield Label(self._title(), classes="title")
             yield Input(placeholder="Filter by title, profile or model", id="filter")
             yield DataTable(cursor_type="row", zebra_stripes=True, id="sessions")
             yield Label("Enter replays the session · Escape closes", classes="hint")
 
+    def _title(self) -> str:
+        if self.loaded or not self.paths:
+            return "Sessions"
+        return f"Sessions · reading {len(self.sessions)} of {len(self.paths)}…"
+
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
         table.add_columns("Title", "Date", "Profile", "Model", "Turns")
-        self.fill("")
         self.query_one(Input).focus()
+        self.run_worker(self._read_all, thread=True, name="sessions", exit_on_error=False)
 
-    def fill(self, text: str) -> None:
+    def _read_all(self) -> None:
+        """Read the sessions in a thread, a batch at a time onto the list, newest first: each is parsed whole, and a
+        hundred long ones took seconds, with the app frozen until all were read."""
+        if self._read is None:
+            from chatterm.sessions import session_info
+
+            self._read = session_info
+        worker = get_current_worker()
+        batch: list[SessionInfo] = []
+        shown = time.monotonic()
+        for path in self.paths:
+            if worker.is_cancelled:
+                return
+            batch.append(self._read(path))
+            if time.monotonic() - shown > self.BATCH:
+                self.app.call_from_thread(self._add, batch)
+                batch, shown = [], time.monotonic()
+        self.app.call_from_thread(self._add, batch, True)
+
+    def _add(self, infos: list[SessionInfo], last: bool = False) -> None:
+        if not self.is_attached:
+            return
+        self.sessions.extend(infos)
+        self.loaded = last
+        self.query_one(".title", Label).update(self._title())
+        self._show(infos, self.query_one(Input).value)
+
+    def _show(self, infos: list[SessionInfo], text: str) -> None:
         table = self.query_one(DataTable)
-        table.clear()
         needle = text.lower()
-        for info in self.sessions:
+        for info in infos:
             haystack = f"{info.title} {info.profile} {info.model} {info.error or ''}".lower()
             if needle and needle not in haystack:
                 continue
@@ -60,6 +101,10 @@ class SessionsScreen(Dialog[Path | None]):
             table.add_row(
                 _clip(title), info.date, info.profile, _clip(info.model, 28), str(info.turns), key=str(info.path)
             )
+
+    def fill(self, text: str) -> None:
+        self.query_one(DataTable).clear()
+        self._show(self.sessions, text)
 
     def on_input_changed(self, event: Input.Changed) -> None:
         self.fill(event.value)
