@@ -5,9 +5,13 @@ the frame."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
+import pytest
 from textual.app import App, ComposeResult
 from textual.pilot import Pilot
+from textual.screen import Screen
+from textual.widget import Widget
 
 from chatterm.ui.app import ChatApp
 from chatterm.ui.widgets.conversation import FOLLOW_STEP, ConversationView
@@ -219,3 +223,22 @@ async def test_a_theme_change_draws_messages_out_of_sight_after_the_frame() -> N
         fresh.theme = "textual-light"
         await pilot.pause()
         assert restyled == drawn(await conversation_of(pilot, fresh.query_one(ConversationView), 16))
+
+
+async def test_asking_whether_a_view_can_wait_does_not_ask_where_widgets_are(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`can_wait` is asked inside a layout. Asking where a widget is there (`Widget.size` does) arranges the whole
+    screen again at once: at the end of a fast answer, the answer was drawn twice for it (S3: 0.6 -> 1-2 s)."""
+    app = Host()
+    async with app.run_test(size=(100, 30)) as pilot:
+        view = app.query_one(ConversationView)
+        messages = await conversation_of(pilot, view, 16)
+        asked: list[Widget] = []
+        find_widget = Screen.find_widget
+
+        def spied(screen: Screen[Any], widget: Widget) -> Any:
+            asked.append(widget)
+            return find_widget(screen, widget)
+
+        monkeypatch.setattr(Screen, "find_widget", spied)
+        assert view.can_wait(messages[0].markdown) and not view.can_wait(messages[-1].markdown)
+        assert asked == []

@@ -107,7 +107,9 @@ class ConversationView(VerticalScroll):
             return False
         message = next((node for node in view.ancestors_with_self if node.parent is self), None)
         below = self._heights_below().get(message) if isinstance(message, Widget) else None
-        if below is None or below <= (1 + OUT_OF_SIGHT) * self.size.height:
+        # (`outer_size`, not `size`: asked inside a layout, `size` asks where the view is, which arranges the whole
+        # screen again there and then; a long answer's view was drawn twice for it at the end of a fast stream)
+        if below is None or below <= (1 + OUT_OF_SIGHT) * self.outer_size.height:
             return False
         self.measure_later(view)
         return True
@@ -121,7 +123,7 @@ class ConversationView(VerticalScroll):
 
     def _heights_below(self) -> dict[Widget, int]:
         """How tall the messages after each message are (as last laid out), worked out once per layout."""
-        key = (len(self.children), self.size, self.virtual_size.height)
+        key = (len(self.children), self.outer_size, self.virtual_size.height)
         if self._below[0] != key:
             below, total = {}, 0
             for child in reversed(self.children):
