@@ -17,7 +17,7 @@ from chatterm.cassette.model import RecordingError
 MAX_FILE = 256 * 1024 * 1024
 MAX_NODES = 20_000_000
 MAX_DEPTH = 500
-"""Deeper nesting is refused before parsing: libyaml recurses per level and can overflow the C stack."""
+"""Deeper nesting is refused before the data is built: the loader recurses per level and can overflow the C stack."""
 
 SafeLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 SafeDumper: type[yaml.SafeDumper] = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
