@@ -160,13 +160,14 @@ def session_info(path: Path) -> SessionInfo:
     try:
         stat = path.stat()
     except OSError:
-        return _read_info(path, 0.0, (0, 0))
-    return _read_info(path, stat.st_mtime, (stat.st_mtime_ns, stat.st_size))
+        return _read_info(path, (0, 0))
+    return _read_info(path, (stat.st_mtime_ns, stat.st_size))
 
 
 @functools.lru_cache(maxsize=4096)
-def _read_info(path: Path, modified: float, stamp: tuple[int, int]) -> SessionInfo:
-    """(`stamp`, the file's change time and size, keys the cache: a session is read whole, about 20 ms a MB.)"""
+def _read_info(path: Path, stamp: tuple[int, int]) -> SessionInfo:
+    """(`stamp`, the file's change time in ns and size, keys the cache: a session is read whole, about 20 ms a MB.)"""
+    modified = stamp[0] / 1e9
     try:
         recording = load_recording(path)
     except RecordingError as exc:

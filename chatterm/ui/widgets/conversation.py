@@ -98,12 +98,17 @@ class ConversationView(VerticalScroll):
             self.call_after_refresh(self._step)
         self._pending = view
 
+    @property
+    def _keeps_end(self) -> bool:
+        """Following an answer, or anchored at the end and not scrolled away from it."""
+        return self.following or (self._anchored and not self._anchor_released)
+
     def can_wait(self, view: MarkdownView) -> bool:
         """Whether a finished text view may keep its old height at a new width and be measured after the frame: when
         the terminal is resized, every message was drawn again at once (0.7 s for 20 long answers). Only while the
         conversation keeps to its end, and only the views of messages more than OUT_OF_SIGHT screens above it; what
         shows, and near it, is laid out exactly."""
-        if not (self.following or (self._anchored and not self._anchor_released)):
+        if not self._keeps_end:
             return False
         message = next((node for node in view.ancestors_with_self if node.parent is self), None)
         below = self._heights_below().get(message) if isinstance(message, Widget) else None
@@ -136,7 +141,7 @@ class ConversationView(VerticalScroll):
         """Measure the waiting views, nearest to what shows first, a slice at a time, so that frames and keys come in
         between. If the reader left the end meanwhile, those whose height is still the old one are measured at once
         (the content moves once, as when every view was measured in the resize)."""
-        if not (self.following or (self._anchored and not self._anchor_released)):
+        if not self._keeps_end:
             for view in [view for view in self._waiting if view.height_pending]:
                 del self._waiting[view]
                 if view.is_attached:

@@ -339,7 +339,7 @@ class MarkdownView(Widget):
     @property
     def waiting(self) -> bool:
         """Its lines are not drawn yet for the width it is laid out at, or in the colours of the theme."""
-        return bool(self._later) or self._restyled
+        return self.height_pending or self._restyled
 
     def measure(self) -> None:
         """Draw the lines put off while the widget was out of sight: for the width it was laid out at (its height
