@@ -25,17 +25,17 @@ from keyring.backend import KeyringBackend
 
 from chatterm.providers import PRESETS
 
-REPO = Path(__file__).resolve().parents[1]
-SHARED = Path(os.environ.get("CHATTERM_SHARED", REPO.parent / "shared"))
-SEEDS = SHARED / "seeds"
-CORPUS = SHARED / "corpus"
+DATA = Path(__file__).resolve().parent / "data"
+"""Real recordings kept with the suite (their origin and licences: data/NOTICE.md)."""
+SEEDS = DATA / "seeds"
+CORPUS = DATA / "corpus"
 TEST_KEY = "sk-test-SECRET-4f9a8b7c6d5e"
 """The API key tests use; no file chatterm writes may ever contain it."""
 
 
 def recordings() -> list[Path]:
     files = sorted(p for p in [*SEEDS.iterdir(), *CORPUS.iterdir()] if p.suffix in (".sse", ".json", ".yaml"))
-    assert len(files) == 34, f"expected the 3 seeds and 31 corpus recordings under {SHARED}, found {len(files)}"
+    assert len(files) == 34, f"expected the 3 seeds and 31 corpus recordings under {DATA}, found {len(files)}"
     return files
 
 
@@ -77,7 +77,7 @@ def isolated(
     for name in PROVIDER_KEYS:
         monkeypatch.delenv(name, raising=False)
     for name in list(os.environ):
-        if name.startswith("CHATTERM_") and name != "CHATTERM_SHARED":
+        if name.startswith("CHATTERM_"):
             monkeypatch.delenv(name, raising=False)
     previous = keyring.get_keyring()
     keyring.set_keyring(MemoryKeyring())
