@@ -86,8 +86,8 @@ class Heartbeat:
 
 
 def _app(base_url: str) -> Any:
-    from chatterm.config import load_settings
-    from chatterm.resolve import choose
+    from chatterm.settings.choice import choose
+    from chatterm.settings.config import load_settings
     from chatterm.ui.app import ChatApp
 
     settings = load_settings()

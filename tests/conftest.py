@@ -23,7 +23,7 @@ import keyring
 import pytest
 from keyring.backend import KeyringBackend
 
-from chatterm.providers import PRESETS
+from chatterm.settings.presets import PRESETS
 
 DATA = Path(__file__).resolve().parent / "data"
 """Real recordings kept with the suite (their origin and licences: data/NOTICE.md)."""
@@ -126,7 +126,7 @@ def loop_thread() -> Iterator[LoopThread]:
 def serve_recording(loop_thread: LoopThread) -> Iterator[Callable[..., str]]:
     """Start chatterm's replay server on 127.0.0.1 for a recording; returns its base URL."""
     from chatterm.cassette.load import load_recording
-    from chatterm.server import ReplayServer
+    from chatterm.cassette.serve import ReplayServer
 
     servers: list[ReplayServer] = []
 

@@ -29,7 +29,7 @@ def test_no_core_module_imports_textual() -> None:
 
 def test_the_core_commands_never_load_textual() -> None:
     code = (
-        "import sys; from chatterm.cli import recordings, ask; import chatterm.server, chatterm.client;"
+        "import sys; from chatterm.cli import recordings, ask; import chatterm.cassette.serve, chatterm.net.client;"
         "print('textual' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout

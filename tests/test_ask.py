@@ -126,7 +126,7 @@ def test_terminal_escapes_are_neutralised_only_on_a_terminal(
     piped = run_chatterm("ask", "--base-url", base_url, "hi")
     assert piped.stdout == hostile  # piped output keeps the text exactly
 
-    from chatterm.terminal import neutralize
+    from chatterm.terminal_text import neutralize
 
     shown = neutralize(hostile)
     assert "\x1b" not in shown and "\x07" not in shown

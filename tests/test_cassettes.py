@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from chatterm.cassette.load import load_recording
 from chatterm.cassette.summary import summarize
 from chatterm.cli.main import main
-from chatterm.conversation import Reply
+from chatterm.conversation.reply import Reply
 from chatterm.decode.body import SSE, decode_all
 from tests.conftest import SEEDS, TEST_KEY, recordings, run_chatterm
 from tests.faultserver import ANSWER
@@ -189,8 +189,8 @@ def test_serve_refuses_a_public_address_without_the_flag() -> None:
 
 async def test_replay_transport_re_emits_bytes_at_pace() -> None:
     from chatterm.cassette.replay import ReplayTransport
-    from chatterm.client import ChatClient
-    from chatterm.endpoint import Endpoint
+    from chatterm.net.client import ChatClient
+    from chatterm.net.endpoint import Endpoint
 
     recording = load_recording(SEEDS / "xai_grok_simple_streaming.yaml")
     recorded = recording.interactions[0].response

@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
-from chatterm.cassette.recorder import Recorder
-from chatterm.client import ChatClient
-from chatterm.conversation import Reply
-from chatterm.endpoint import Endpoint
+from chatterm.conversation.reply import Reply
 from chatterm.events import StreamError, StreamWarning
+from chatterm.net.client import ChatClient
+from chatterm.net.endpoint import Endpoint
+from chatterm.net.recorder import Recorder
 from tests.faultserver import ANSWER, PARTIAL, FaultServer
 
 MESSAGES = [{"role": "user", "content": "hi"}]

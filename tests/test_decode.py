@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from chatterm.cassette.load import load_recording
-from chatterm.conversation import Reply
+from chatterm.conversation.reply import Reply
 from chatterm.decode.body import NDJSON, SSE, BodyDecoder, decode_all
 from chatterm.decode.think import ThinkSplitter
 from chatterm.events import Content, Reasoning, StreamError, StreamWarning

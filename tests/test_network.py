@@ -14,12 +14,12 @@ import httpx
 import pytest
 import trustme
 
-from chatterm import network
-from chatterm.cassette.recorder import Recorder
-from chatterm.client import ChatClient
-from chatterm.endpoint import Endpoint
 from chatterm.events import Content
-from chatterm.network import HIGH_WATER, YIELD_READS, AsyncioBackend, AsyncioStream, http_transport
+from chatterm.net import transport as network
+from chatterm.net.client import ChatClient
+from chatterm.net.endpoint import Endpoint
+from chatterm.net.recorder import Recorder
+from chatterm.net.transport import HIGH_WATER, YIELD_READS, AsyncioBackend, AsyncioStream, http_transport
 from tests.faultserver import ANSWER, WORDS, FaultServer
 from tests.test_client import MESSAGES, ask
 

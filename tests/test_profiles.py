@@ -10,13 +10,13 @@ import pytest
 
 from chatterm import locations
 from chatterm.cli.main import main
-from chatterm.client import ChatClient
-from chatterm.config import ConfigError, load_settings
-from chatterm.conversation import Reply
-from chatterm.keys import find_key
-from chatterm.models import list_models, model_ids
-from chatterm.providers import PRESETS
-from chatterm.resolve import DEMO, ResolveError, choose
+from chatterm.conversation.reply import Reply
+from chatterm.net.client import ChatClient
+from chatterm.net.models import list_models, model_ids
+from chatterm.settings.choice import DEMO, ResolveError, choose
+from chatterm.settings.config import ConfigError, load_settings
+from chatterm.settings.keys import find_key
+from chatterm.settings.presets import PRESETS
 from tests.conftest import TEST_KEY, assert_one_line_error, run_chatterm
 from tests.faultserver import ANSWER, FaultServer
 
@@ -100,7 +100,7 @@ def test_model_list_shapes() -> None:
 
 
 async def test_model_lists_from_a_server_cached_with_fallback(faults: FaultServer) -> None:
-    from chatterm.endpoint import Endpoint
+    from chatterm.net.endpoint import Endpoint
 
     for scenario, expected in [
         ("models-openai", ["a-model", "b-model"]),

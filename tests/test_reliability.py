@@ -9,11 +9,11 @@ from pathlib import Path
 from chatterm import locations
 from chatterm.cassette.load import load_recording
 from chatterm.cassette.model import Interaction, Recording, Request, Response
-from chatterm.cassette.recorder import INCOMPLETE, Recorder
+from chatterm.cassette.store import SessionSaver, list_sessions, new_session_path, session_info
 from chatterm.cassette.summary import summarize
-from chatterm.client import ChatClient
-from chatterm.endpoint import Endpoint
-from chatterm.sessions import SessionSaver, list_sessions, new_session_path, session_info
+from chatterm.net.client import ChatClient
+from chatterm.net.endpoint import Endpoint
+from chatterm.net.recorder import INCOMPLETE, Recorder
 from tests.faultserver import FaultServer
 
 

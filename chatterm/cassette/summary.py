@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from chatterm.cassette.model import Interaction, Recording
-from chatterm.conversation import Reply
+from chatterm.conversation.reply import Reply
 from chatterm.decode.body import body_kind, decode_all
 from chatterm.decode.errors import http_error
 from chatterm.events import StreamError

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from chatterm.cli.main import EXIT_OK, UsageError
-from chatterm.config import load_settings
-from chatterm.resolve import DEMO, ResolveError, choose
+from chatterm.cli.errors import EXIT_OK, UsageError
+from chatterm.settings.choice import DEMO, ResolveError, choose
+from chatterm.settings.config import load_settings
 
 
 def run_app(args: argparse.Namespace) -> int:

@@ -8,16 +8,16 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from chatterm.cassette.recorder import Recorder
 from chatterm.cassette.write import render
-from chatterm.cli.main import EXIT_OK, EXIT_PROVIDER, UsageError
-from chatterm.client import ChatClient
-from chatterm.config import load_settings
-from chatterm.conversation import Reply
+from chatterm.cli.errors import EXIT_OK, EXIT_PROVIDER, UsageError
+from chatterm.conversation.reply import Reply
 from chatterm.events import Content, Reasoning, StreamError, StreamWarning, ToolCallDelta
-from chatterm.files import write_private
-from chatterm.resolve import Choice, ResolveError, choose, demo_recording
-from chatterm.terminal import neutralize
+from chatterm.net.client import ChatClient
+from chatterm.net.recorder import Recorder
+from chatterm.private_files import write_private
+from chatterm.settings.choice import Choice, ResolveError, choose
+from chatterm.settings.config import load_settings
+from chatterm.terminal_text import neutralize
 
 DIM, RESET = "\x1b[2m", "\x1b[0m"
 
@@ -93,7 +93,8 @@ async def _ask(
 ) -> Reply:
     server = None
     if choice.is_demo:
-        from chatterm.server import ReplayServer
+        from chatterm.cassette.demo import demo_recording
+        from chatterm.cassette.serve import ReplayServer
 
         server = ReplayServer(demo_recording())
         choice.endpoint.base_url = await server.start()

@@ -8,103 +8,8 @@ import gc
 import sys
 from collections.abc import Sequence
 
-from chatterm import __version__
-
-EXIT_OK, EXIT_PROVIDER, EXIT_USAGE = 0, 1, 2
-
-
-class UsageError(Exception):
-    """Bad usage or an unreadable file: one line on stderr, exit code 2."""
-
-
-def _positive(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be more than 0: {text!r}")
-    return value
-
-
-def _endpoint_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--profile", "-P", metavar="NAME", help="the provider profile to use")
-    parser.add_argument("--model", "-m", metavar="M", help="the model to ask (default: the profile's)")
-    parser.add_argument("--base-url", metavar="URL", help="an ad-hoc OpenAI-compatible endpoint, no profile needed")
-    parser.add_argument(
-        "--api-key-env", metavar="VAR", help="with --base-url: the environment variable holding the key"
-    )
-    parser.add_argument("--read-timeout", type=_positive, metavar="S", help="seconds without data before giving up")
-
-
-def _pace_options(parser: argparse.ArgumentParser) -> None:
-    pace = parser.add_mutually_exclusive_group()
-    pace.add_argument("--speed", type=_positive, default=1.0, metavar="X", help="replay at X times the recorded pace")
-    pace.add_argument("--instant", action="store_true", help="replay without waiting")
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="chatterm",
-        description="A terminal chat app for large language models. With no command, opens the chat app.",
-    )
-    parser.add_argument("--version", action="version", version=f"chatterm {__version__}")
-    _endpoint_options(parser)
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-
-    ask = commands.add_parser("ask", help="stream one answer to stdout (reasoning to stderr), no UI")
-    _endpoint_options(ask)
-    ask.add_argument("--system", metavar="TEXT", help="a system prompt")
-    ask.add_argument("--record", metavar="PATH", help="save the exchange as a cassette")
-    ask.add_argument("--no-reasoning", action="store_true", help="do not print the reasoning")
-    ask.add_argument("prompt", nargs="?", metavar="PROMPT", help="the prompt; '-' or absent reads stdin")
-
-    show = commands.add_parser("show", help="print the conversation held in a recording")
-    show.add_argument("path", metavar="PATH")
-    show.add_argument("--json", action="store_true", help="print the show --json schema")
-
-    convert = commands.add_parser("convert", help="rewrite a recording in another format")
-    convert.add_argument("source", metavar="IN")
-    convert.add_argument("target", metavar="OUT")
-    convert.add_argument("--to", choices=["vcr", "govcr", "sse"], help="the format (default: from OUT's suffix)")
-
-    serve = commands.add_parser("serve", help="serve a recording as an OpenAI-compatible endpoint")
-    serve.add_argument("path", metavar="PATH")
-    serve.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
-    serve.add_argument("--port", type=int, default=0, metavar="N", help="the port (default: any free port)")
-    serve.add_argument("--allow-remote", action="store_true", help="allow listening on a non-loopback address")
-    _pace_options(serve)
-
-    profiles = commands.add_parser("profiles", help="list, show, add, remove provider profiles; set the default")
-    actions = profiles.add_subparsers(dest="action", metavar="ACTION")
-    actions.add_parser("list", help="every profile, its model and where its key comes from")
-    show_profile = actions.add_parser("show", help="one profile's settings")
-    show_profile.add_argument("name", metavar="NAME")
-    show_profile.add_argument("--models", action="store_true", help="also ask the endpoint for its models")
-    add = actions.add_parser("add", help="add (or replace) a profile in config.toml")
-    add.add_argument("name", metavar="NAME")
-    add.add_argument("--base-url", required=True, metavar="URL", help="up to and including /v1")
-    add.add_argument("--model", required=True, metavar="M")
-    add.add_argument("--api-key-env", metavar="VAR", help="the environment variable holding the key")
-    add.add_argument("--param", action="append", metavar="KEY=VALUE", help="an extra request parameter")
-    add.add_argument("--header", action="append", metavar="KEY=VALUE", help="an extra HTTP header")
-    add.add_argument("--no-think-tags", action="store_true", help="leave <think> tags in the answer")
-    add.add_argument("--send-reasoning", action="store_true", help="send reasoning back in the history")
-    add.add_argument("--read-timeout", type=_positive, metavar="S")
-    add.add_argument("--local", action="store_true", help="a local server that needs no key")
-    remove = actions.add_parser("remove", help="remove a profile from config.toml")
-    remove.add_argument("name", metavar="NAME")
-    default = actions.add_parser("default", help="the profile used when none is named")
-    default.add_argument("name", metavar="NAME")
-
-    key = commands.add_parser("key", help="store, delete or check a profile's API key in the system keyring")
-    key.add_argument("action", choices=["set", "delete", "status"])
-    key.add_argument("profile", metavar="PROFILE")
-
-    replay = commands.add_parser("replay", help="open a recording in the app, re-streaming it at its pace")
-    replay.add_argument("path", metavar="PATH")
-    _pace_options(replay)
-    return parser
+from chatterm.cli.errors import EXIT_OK, EXIT_USAGE, UsageError
+from chatterm.cli.parser import build_parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -128,7 +33,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         # 70-100 ms before the first frame. The app turns collection back on, tuned, once it is up.
         gc.disable()
     from chatterm.cassette.model import RecordingError
-    from chatterm.config import ConfigError
+    from chatterm.settings.config import ConfigError
 
     try:
         if args.command == "ask":

@@ -9,12 +9,12 @@ import json
 import sys
 from typing import Any
 
-from chatterm.cli.main import EXIT_OK, UsageError
-from chatterm.config import ProfileSettings, Settings, load_settings
-from chatterm.config_file import remove_profile, save_profile, set_default
-from chatterm.keys import KeyringUnavailable, delete_key, find_key, mask, no_keyring_hint, set_key
-from chatterm.providers import PRESETS
-from chatterm.resolve import DEMO, default_profile, endpoint_for
+from chatterm.cli.errors import EXIT_OK, UsageError
+from chatterm.settings.choice import DEMO, default_profile, endpoint_for
+from chatterm.settings.config import ProfileSettings, Settings, load_settings
+from chatterm.settings.config_edit import remove_profile, save_profile, set_default
+from chatterm.settings.keys import KeyringUnavailable, delete_key, find_key, mask, no_keyring_hint, set_key
+from chatterm.settings.presets import PRESETS
 
 
 def _pairs(values: list[str] | None, what: str) -> dict[str, Any]:
@@ -66,7 +66,7 @@ def run_profiles(args: argparse.Namespace) -> int:
             print(f"  {key}: {json.dumps(value) if isinstance(value, (dict, list)) else value}")
         print(f"  key: {_key_status(args.name, profile)}")
         if args.models:
-            from chatterm.models import list_models
+            from chatterm.net.models import list_models
 
             found = find_key(args.name, profile.api_key_env)
             endpoint = endpoint_for(profile, None, found.value if found else None)

@@ -13,10 +13,10 @@ from pathlib import Path
 from chatterm.cassette.load import load_recording
 from chatterm.cassette.summary import summarize
 from chatterm.cassette.write import render
-from chatterm.cli.main import EXIT_OK, UsageError
-from chatterm.conversation import message_text
-from chatterm.files import write_private
-from chatterm.terminal import neutralize
+from chatterm.cli.errors import EXIT_OK, UsageError
+from chatterm.conversation.history import message_text
+from chatterm.private_files import write_private
+from chatterm.terminal_text import neutralize
 
 
 def run_show(args: argparse.Namespace) -> int:
@@ -73,7 +73,7 @@ def run_convert(args: argparse.Namespace) -> int:
 
 
 def run_serve(args: argparse.Namespace) -> int:
-    from chatterm.server import ReplayServer
+    from chatterm.cassette.serve import ReplayServer
 
     try:
         loopback = args.host == "localhost" or ipaddress.ip_address(args.host).is_loopback

@@ -17,24 +17,24 @@ from textual.app import App
 from textual.binding import Binding
 
 from chatterm import locations
-from chatterm.config import Settings
-from chatterm.export import to_markdown
-from chatterm.files import write_private
-from chatterm.keys import find_key
-from chatterm.resolve import DEMO, Choice, ResolveError, choose, demo_recording
-from chatterm.state import load_state, save_state
+from chatterm.conversation.export import to_markdown
+from chatterm.private_files import write_private
+from chatterm.settings.choice import DEMO, Choice, ResolveError, choose
+from chatterm.settings.config import Settings
+from chatterm.settings.keys import find_key
+from chatterm.settings.remembered import load_state, save_state
 from chatterm.ui.commands import ChatCommands
+from chatterm.ui.markdown.view import warm_up
 from chatterm.ui.memory import tune_garbage_collector
 from chatterm.ui.screens.chat import ChatScreen
 from chatterm.ui.screens.profiles import ProfileRow, ProfileScreen, Switch
 from chatterm.ui.screens.sessions import SessionsScreen
 from chatterm.ui.themes import load_themes
-from chatterm.ui.widgets.markdown_view import warm_up
 
 if TYPE_CHECKING:
     from chatterm.cassette.model import Recording
-    from chatterm.chat import ChatSession
-    from chatterm.server import ReplayServer
+    from chatterm.cassette.serve import ReplayServer
+    from chatterm.chat.session import ChatSession
 
 SPEEDS = {"instant": (1.0, True), "1x": (1.0, False), "2x": (2.0, False), "4x": (4.0, False)}
 WELCOME = (
@@ -46,11 +46,11 @@ DEMO_SPEED = 0.25
 """The demo replays slower than recorded, so a newcomer sees the reasoning pane at work."""
 _FENCE = re.compile(r"```[^\n]*\n(.*?)```", re.DOTALL)
 AFTER_FIRST_FRAME = (
-    "chatterm.chat",
+    "chatterm.chat.session",
     "httpcore",
-    "chatterm.server",
+    "chatterm.cassette.serve",
     "chatterm.cassette.load",
-    "chatterm.models",
+    "chatterm.net.models",
     "rich.markdown",
 )
 """Modules the first frame does not need; imported right after it, off the event loop."""
@@ -130,7 +130,8 @@ class ChatApp(App[None]):
         """Start the in-process demo server the first time the demo profile is used."""
         if choice.is_demo and not choice.endpoint.base_url:
             if self._demo_server is None:
-                from chatterm.server import ReplayServer
+                from chatterm.cassette.demo import demo_recording
+                from chatterm.cassette.serve import ReplayServer
 
                 server = ReplayServer(await asyncio.to_thread(demo_recording), speed=DEMO_SPEED)
                 self._demo_base_url = await server.start()
@@ -169,7 +170,7 @@ class ChatApp(App[None]):
 
     def _start_session(self, screen: ChatScreen) -> None:
         """A new session for the conversation on `screen`."""
-        from chatterm.chat import ChatSession
+        from chatterm.chat.session import ChatSession
 
         self.session = ChatSession(
             self.choice,
@@ -192,7 +193,7 @@ class ChatApp(App[None]):
     # -- sessions -------------------------------------------------------------------------------------------
 
     def action_open_sessions(self) -> None:
-        from chatterm.sessions import session_paths
+        from chatterm.cassette.store import session_paths
 
         self.push_screen(SessionsScreen(session_paths()), self._open_session)
 
@@ -220,7 +221,7 @@ class ChatApp(App[None]):
     async def profile_rows(self) -> list[ProfileRow]:
         """Every usable-or-not profile; local servers only when they answer on their port."""
 
-        from chatterm.models import answers
+        from chatterm.net.models import answers
 
         rows = [ProfileRow(DEMO, "recorded answers", "offline", True)]
         local = [name for name, p in self.settings.profiles.items() if p.local]
@@ -243,7 +244,7 @@ class ChatApp(App[None]):
         self.push_screen(ProfileScreen(await self.profile_rows(), self.choice.profile), self._switch)
 
     async def action_switch_model(self) -> None:
-        from chatterm.models import list_models
+        from chatterm.net.models import list_models
 
         models = await list_models(self.choice.profile, self.choice.endpoint)
         screen = ProfileScreen([], self.choice.profile, model_only=True, models=models)

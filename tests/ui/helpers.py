@@ -7,8 +7,8 @@ from collections.abc import Callable
 
 from textual.pilot import Pilot
 
-from chatterm.config import load_settings
-from chatterm.resolve import choose
+from chatterm.settings.choice import choose
+from chatterm.settings.config import load_settings
 from chatterm.ui.app import ChatApp
 
 

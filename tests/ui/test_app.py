@@ -15,12 +15,12 @@ from textual.widgets import DataTable, Label
 from chatterm import locations
 from chatterm.cassette.load import load_recording
 from chatterm.cassette.summary import summarize
-from chatterm.config import load_settings
-from chatterm.resolve import choose
+from chatterm.settings.choice import choose
+from chatterm.settings.config import load_settings
 from chatterm.ui.app import ChatApp
+from chatterm.ui.markdown.view import MarkdownView
 from chatterm.ui.screens.profiles import ProfileScreen
 from chatterm.ui.screens.sessions import SessionsScreen
-from chatterm.ui.widgets.markdown_view import MarkdownView
 from tests.conftest import SEEDS, sse_capture
 from tests.faultserver import ANSWER, MARKDOWN_ANSWER, PARTIAL, FaultServer
 from tests.ui.helpers import app_for, send, wait_for
@@ -237,7 +237,7 @@ async def test_export_and_themes(faults: FaultServer) -> None:
         assert len(ours) >= 3
         app.theme = "chatterm-light"
         await pilot.pause()
-    from chatterm.state import load_state
+    from chatterm.settings.remembered import load_state
 
     assert load_state()["theme"] == "chatterm-light"
 
@@ -245,7 +245,7 @@ async def test_export_and_themes(faults: FaultServer) -> None:
 async def test_the_first_frame_is_drawn_in_the_remembered_theme(monkeypatch: pytest.MonkeyPatch) -> None:
     """The theme is set before anything is styled: set when the app mounted, the chat screen was styled (and its
     first frame drawn) in Textual's default theme, then styled again in the chosen one."""
-    from chatterm.state import save_state
+    from chatterm.settings.remembered import save_state
     from chatterm.ui.screens.chat import ChatScreen
 
     save_state(theme="chatterm-light")
@@ -392,7 +392,7 @@ WARMED = """
 import asyncio
 from pygments.lexer import RegexLexer
 from pygments.lexers import find_lexer_class_by_name
-from chatterm.ui.widgets.markdown_view import WARM_LANGUAGES
+from chatterm.ui.markdown.view import WARM_LANGUAGES
 from tests.ui.helpers import app_for, wait_for
 
 async def main() -> None:
@@ -457,7 +457,7 @@ async def test_the_sessions_dialog_opens_at_once_and_fills_as_sessions_are_read(
     import threading
     import time
 
-    from chatterm.sessions import SessionInfo
+    from chatterm.cassette.store import SessionInfo
 
     release = threading.Event()
 

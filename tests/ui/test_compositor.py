@@ -17,9 +17,9 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Input
 from textual.widgets._toast import Toast
 
-from chatterm.sessions import SessionInfo
+from chatterm.cassette.store import SessionInfo
 from chatterm.ui.app import ChatApp
-from chatterm.ui.compositor import RowCompositor, ScrolledUpdate, _rows_shown
+from chatterm.ui.render.compositor import RowCompositor, ScrolledUpdate, _rows_shown
 from chatterm.ui.screens.sessions import SessionsScreen
 from tests.faultserver import FaultServer
 from tests.ui.helpers import app_for, send, wait_for

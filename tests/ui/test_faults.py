@@ -10,8 +10,8 @@ import pytest
 from chatterm import locations
 from chatterm.cassette.load import load_recording
 from chatterm.cassette.summary import summarize
-from chatterm.config import load_settings
-from chatterm.resolve import choose
+from chatterm.settings.choice import choose
+from chatterm.settings.config import load_settings
 from chatterm.ui.app import ChatApp
 from tests.faultserver import ANSWER, PARTIAL, FaultServer
 from tests.ui.helpers import app_for, send, wait_for

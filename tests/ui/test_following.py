@@ -14,8 +14,8 @@ from textual.screen import Screen
 from textual.widget import Widget
 
 from chatterm.ui.app import ChatApp
+from chatterm.ui.markdown.view import GROWTH_ROOM, MarkdownView
 from chatterm.ui.widgets.conversation import FOLLOW_STEP, ConversationView
-from chatterm.ui.widgets.markdown_view import GROWTH_ROOM, MarkdownView
 from chatterm.ui.widgets.messages import AssistantMessage
 from tests.faultserver import LINES, FaultServer
 from tests.ui.helpers import app_for, send, wait_for

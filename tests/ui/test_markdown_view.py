@@ -9,7 +9,7 @@ from textual.app import App, ComposeResult
 from textual.strip import Strip
 from textual.widget import Widget
 
-from chatterm.ui.widgets.markdown_view import MarkdownView, TextView
+from chatterm.ui.markdown.view import MarkdownView, TextView
 
 DOCUMENT = (
     "# Heading\n\nA paragraph with **bold**, `code` and a [link](http://x).\n\n"
@@ -101,7 +101,7 @@ async def test_finished_blocks_freeze_while_a_list_stays_open() -> None:
 async def test_grows_with_room_ahead_and_fits_when_done() -> None:
     """Each growth relayouts the whole screen, so a streaming text grows a screen's height at a time (the view
     follows the text, not the widget: tests/ui/test_following.py); at the end its height is exactly its lines."""
-    from chatterm.ui.widgets.markdown_view import GROWTH_ROOM
+    from chatterm.ui.markdown.view import GROWTH_ROOM
 
     app = Host()
     async with app.run_test(size=(40, 30)) as pilot:
@@ -124,7 +124,7 @@ def test_the_shared_parser_draws_exactly_as_rich_does() -> None:
     from rich.console import Console
     from rich.markdown import Markdown
 
-    from chatterm.ui.widgets.markdown_view import _markdown
+    from chatterm.ui.markdown.view import _markdown
 
     console = Console(width=70, color_system="truecolor")
     options = console.options.update(height=None)

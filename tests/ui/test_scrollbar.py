@@ -9,8 +9,8 @@ from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 from textual.widgets import Static
 
+from chatterm.ui.render.scrollbar import RowScrollBar
 from chatterm.ui.widgets.conversation import ConversationView
-from chatterm.ui.widgets.scrollbar import RowScrollBar
 
 TEXT = "\n".join(f"line {n}" for n in range(300))
 

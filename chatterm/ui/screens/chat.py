@@ -15,11 +15,11 @@ from textual.screen import Screen
 from textual.widgets import Footer
 from textual.worker import Worker
 
-from chatterm.conversation import Reply
+from chatterm.conversation.export import ExportTurn
+from chatterm.conversation.reply import Reply
 from chatterm.events import Content, Event, Reasoning, StreamWarning, ToolCallDelta
-from chatterm.export import ExportTurn
-from chatterm.ui.compositor import RowCompositor
 from chatterm.ui.memory import collect_when_idle
+from chatterm.ui.render.compositor import RowCompositor
 from chatterm.ui.widgets.composer import Composer
 from chatterm.ui.widgets.conversation import ConversationView
 from chatterm.ui.widgets.messages import AssistantMessage, InfoMessage, UserMessage
@@ -27,8 +27,8 @@ from chatterm.ui.widgets.status import StatusLine
 
 if TYPE_CHECKING:
     from chatterm.cassette.model import Interaction, Recording
-    from chatterm.chat import ChatSession
-    from chatterm.resolve import Choice
+    from chatterm.chat.session import ChatSession
+    from chatterm.settings.choice import Choice
     from chatterm.ui.app import ChatApp
 
 
@@ -312,7 +312,7 @@ class ChatScreen(Screen[None]):
     @work(exclusive=True, group="answer")
     async def replay(self, recording: Recording, speed: float, instant: bool) -> None:
         """Re-stream every recorded answer at its pace (or show them at once), then let the user go on live."""
-        from chatterm.chat import replay_client, request_messages, user_text
+        from chatterm.chat.session import replay_client, request_messages, user_text
 
         session = await self.ready()
         if instant:
@@ -334,7 +334,7 @@ class ChatScreen(Screen[None]):
 
 
 def _export_turn(interaction: Interaction, reply: Reply) -> ExportTurn:
-    from chatterm.chat import user_text
+    from chatterm.chat.session import user_text
 
     notice = reply.error.message if reply.error else None
     return ExportTurn(user_text(interaction), reply.content, reply.reasoning, notice)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual.screen import ModalScreen, ScreenResultType
 
-from chatterm.ui.compositor import MendedCompositor
+from chatterm.ui.render.compositor import MendedCompositor
 
 
 class Dialog(ModalScreen[ScreenResultType]):

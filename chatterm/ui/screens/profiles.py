@@ -92,7 +92,7 @@ class ProfileScreen(Dialog[Switch | None]):
     def _choose(self, name: str) -> None:
         row = next(r for r in self.rows if r.name == name)
         if not row.usable:
-            from chatterm.keys import keyring_available
+            from chatterm.settings.keys import keyring_available
 
             how = f"or run 'chatterm key set {row.name}'" if keyring_available() else "(no system keyring here)"
             self.notify(f"{row.name} has {row.key}: export the variable {how}", severity="error")

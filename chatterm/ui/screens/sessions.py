@@ -16,7 +16,7 @@ from textual.worker import get_current_worker
 from chatterm.ui.screens.dialog import Dialog
 
 if TYPE_CHECKING:
-    from chatterm.sessions import SessionInfo
+    from chatterm.cassette.store import SessionInfo
 
 
 def _clip(text: str, width: int = 48) -> str:
@@ -37,7 +37,7 @@ class SessionsScreen(Dialog[Path | None]):
     """Seconds of reading between the rows shown."""
 
     def __init__(self, paths: list[Path], read: Callable[[Path], SessionInfo] | None = None) -> None:
-        """`paths` newest first; `read` makes a row of one (`chatterm.sessions.session_info`)."""
+        """`paths` newest first; `read` makes a row of one (`chatterm.cassette.store.session_info`)."""
         super().__init__()
         self.paths = paths
         self.sessions: list[SessionInfo] = []
@@ -67,7 +67,7 @@ class SessionsScreen(Dialog[Path | None]):
         """Read the sessions in a thread, a batch at a time onto the list, newest first: each is parsed whole, and a
         hundred long ones took seconds, with the app frozen until all were read."""
         if self._read is None:
-            from chatterm.sessions import session_info
+            from chatterm.cassette.store import session_info
 
             self._read = session_info
         worker = get_current_worker()

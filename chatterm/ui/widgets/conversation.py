@@ -22,8 +22,8 @@ from textual.geometry import Size
 from textual.scrollbar import ScrollBar
 from textual.widget import Widget
 
-from chatterm.ui.widgets.markdown_view import MarkdownView
-from chatterm.ui.widgets.scrollbar import RowScrollBar
+from chatterm.ui.markdown.view import MarkdownView
+from chatterm.ui.render.scrollbar import RowScrollBar
 
 FOLLOW_STEP = 8
 """Lines the view moves at a time while it follows: a scroll repaints the whole screen, so it comes once per few

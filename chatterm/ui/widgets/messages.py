@@ -18,8 +18,8 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Collapsible, Static
 
-from chatterm.terminal import neutralize
-from chatterm.ui.widgets.markdown_view import MarkdownView, TextView
+from chatterm.terminal_text import neutralize
+from chatterm.ui.markdown.view import MarkdownView, TextView
 
 FLUSH_INTERVAL = 0.05
 """Seconds between screen updates while an answer streams: 20 a second, smooth to the eye, and half the work of

@@ -22,7 +22,7 @@ from chatterm.cassette.load import load_recording
 from chatterm.cassette.model import Interaction, Recording, RecordingError
 from chatterm.cassette.redact import clean_interaction
 from chatterm.cassette.vcr import ItemWriter, assemble_vcr
-from chatterm.files import claim, write_private
+from chatterm.private_files import claim, write_private
 
 
 def new_session_path(directory: Path | None = None) -> Path:

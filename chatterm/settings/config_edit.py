@@ -8,8 +8,8 @@ import tomlkit
 import tomlkit.exceptions
 
 from chatterm import locations
-from chatterm.config import ConfigError, ProfileSettings
-from chatterm.files import write_private
+from chatterm.private_files import write_private
+from chatterm.settings.config import ConfigError, ProfileSettings
 
 
 def _document(path: Path) -> tomlkit.TOMLDocument:

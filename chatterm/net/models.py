@@ -14,8 +14,8 @@ from typing import Any
 import httpx
 
 from chatterm import locations
-from chatterm.endpoint import Endpoint
-from chatterm.files import write_private
+from chatterm.net.endpoint import Endpoint
+from chatterm.private_files import write_private
 
 CACHE_SECONDS = 24 * 3600
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from chatterm.config import ProfileSettings
+from chatterm.settings.config import ProfileSettings
 
 PRESETS: dict[str, ProfileSettings] = {
     "groq": ProfileSettings(

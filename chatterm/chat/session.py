@@ -14,14 +14,15 @@ from typing import Any
 import httpx
 
 from chatterm.cassette.model import Interaction, Recording
-from chatterm.cassette.recorder import Recorder
 from chatterm.cassette.replay import ReplayTransport
+from chatterm.cassette.store import SessionSaver, new_session_path
 from chatterm.cassette.summary import reply_of
-from chatterm.client import ChatClient
-from chatterm.conversation import Conversation, Reply, message_text
+from chatterm.conversation.history import Conversation, message_text
+from chatterm.conversation.reply import Reply
 from chatterm.events import Event
-from chatterm.resolve import Choice
-from chatterm.sessions import SessionSaver, new_session_path
+from chatterm.net.client import ChatClient
+from chatterm.net.recorder import Recorder
+from chatterm.settings.choice import Choice
 
 
 class ChatSession:

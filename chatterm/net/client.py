@@ -20,12 +20,12 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from chatterm.cassette.recorder import Recorder
 from chatterm.decode.body import BodyDecoder, body_kind
 from chatterm.decode.errors import http_error
-from chatterm.endpoint import Endpoint
 from chatterm.events import Event, StreamError, StreamWarning
-from chatterm.network import http_transport
+from chatterm.net.endpoint import Endpoint
+from chatterm.net.recorder import Recorder
+from chatterm.net.transport import http_transport
 
 RETRY_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504})
 MAX_RETRIES = 2
@@ -97,7 +97,7 @@ class ChatClient:
         endpoint: where to ask.
         recorder: records every exchange (a cassette) when given.
         transport: an httpx transport to use instead of the network (replay, tests); by default
-            `chatterm.network.http_transport()`.
+            `chatterm.net.transport.http_transport()`.
     """
 
     def __init__(

@@ -4,18 +4,12 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING
 
-from chatterm.config import ProfileSettings, Settings
-from chatterm.endpoint import Endpoint
-from chatterm.keys import find_key
-
-if TYPE_CHECKING:
-    from chatterm.cassette.model import Recording
+from chatterm.net.endpoint import Endpoint
+from chatterm.settings.config import ProfileSettings, Settings
+from chatterm.settings.keys import find_key
 
 DEMO = "demo"
-DEMO_DIR = Path(__file__).parent / "demo"
 
 
 class ResolveError(Exception):
@@ -91,14 +85,3 @@ def choose(
     if read_timeout:
         choice.endpoint.read_timeout = read_timeout
     return choice
-
-
-def demo_recording() -> Recording:
-    """The recordings shipped with chatterm, served in-process by the offline `demo` profile."""
-    from chatterm.cassette.load import load_recording
-    from chatterm.cassette.model import Recording
-
-    recording = Recording(format="vcr")
-    for path in sorted(DEMO_DIR.glob("*.yaml")):
-        recording.interactions.extend(load_recording(path).interactions)
-    return recording

@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from chatterm import locations
-from chatterm.files import write_private
+from chatterm.private_files import write_private
 
 
 def load_state() -> dict[str, Any]:

@@ -84,7 +84,7 @@ def load_settings(path: Path | None = None) -> Settings:
             raise ConfigError(f"{path}: not valid TOML ({exc})") from None
         except (OSError, UnicodeDecodeError) as exc:
             raise ConfigError(f"{path}: cannot be read ({exc})") from None
-    from chatterm.providers import PRESETS
+    from chatterm.settings.presets import PRESETS
 
     profiles: dict[str, Any] = data["profiles"] if isinstance(data.get("profiles"), dict) else {}
     merged = {name: preset.model_dump() for name, preset in PRESETS.items()}

@@ -1,4 +1,4 @@
-"""Conversations: the messages sent, and each answer folded together from its events."""
+"""An answer folded together from its events, as far as it has arrived."""
 
 from __future__ import annotations
 
@@ -18,19 +18,6 @@ from chatterm.events import (
     Usage,
     UsageReport,
 )
-
-
-def message_text(message: Any) -> str:
-    """The text of a chat message: string content, text parts of list content, or Gemini's `parts`."""
-    if not isinstance(message, dict):
-        return ""
-    content = message.get("content")
-    if isinstance(content, str):
-        return content
-    parts = content if isinstance(content, list) else message.get("parts")
-    if isinstance(parts, list):
-        return " ".join(str(p["text"]) for p in parts if isinstance(p, dict) and "text" in p)
-    return ""
 
 
 @dataclass
@@ -122,23 +109,3 @@ class Reply:
         if include_reasoning and self.reasoning:
             message["reasoning_content"] = self.reasoning
         return message
-
-
-@dataclass
-class Conversation:
-    """The messages of a chat, in the order the model sees them."""
-
-    system: str | None = None
-    messages: list[dict[str, Any]] = field(default_factory=list)
-
-    def request_messages(self) -> list[dict[str, Any]]:
-        head = [{"role": "system", "content": self.system}] if self.system else []
-        return head + self.messages
-
-    def add_user(self, text: str) -> None:
-        self.messages.append({"role": "user", "content": text})
-
-    def add_reply(self, reply: Reply, include_reasoning: bool = False) -> None:
-        """Keep an answer in the history; error notices never reach it, a partial answer does."""
-        if reply.content or reply.tool_calls:
-            self.messages.append(reply.as_message(include_reasoning))

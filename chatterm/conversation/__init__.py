@@ -1,0 +1,1 @@
+"""A conversation as data: the messages sent, each answer folded from its events, and its Markdown export."""

@@ -1,0 +1,41 @@
+"""The messages of a chat, in the order the model sees them, and the text of a message in any API's shape."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from chatterm.conversation.reply import Reply
+
+
+def message_text(message: Any) -> str:
+    """The text of a chat message: string content, text parts of list content, or Gemini's `parts`."""
+    if not isinstance(message, dict):
+        return ""
+    content = message.get("content")
+    if isinstance(content, str):
+        return content
+    parts = content if isinstance(content, list) else message.get("parts")
+    if isinstance(parts, list):
+        return " ".join(str(p["text"]) for p in parts if isinstance(p, dict) and "text" in p)
+    return ""
+
+
+@dataclass
+class Conversation:
+    """The messages of a chat, in the order the model sees them."""
+
+    system: str | None = None
+    messages: list[dict[str, Any]] = field(default_factory=list)
+
+    def request_messages(self) -> list[dict[str, Any]]:
+        head = [{"role": "system", "content": self.system}] if self.system else []
+        return head + self.messages
+
+    def add_user(self, text: str) -> None:
+        self.messages.append({"role": "user", "content": text})
+
+    def add_reply(self, reply: Reply, include_reasoning: bool = False) -> None:
+        """Keep an answer in the history; error notices never reach it, a partial answer does."""
+        if reply.content or reply.tool_calls:
+            self.messages.append(reply.as_message(include_reasoning))

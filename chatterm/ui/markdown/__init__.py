@@ -1,0 +1,1 @@
+"""The incremental text views an answer and its reasoning stream into."""
