@@ -65,6 +65,28 @@ class MemoryKeyring(KeyringBackend):
 PROVIDER_KEYS = [p.api_key_env for p in PRESETS.values() if p.api_key_env]
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--stock-render",
+        action="store_true",
+        help="draw the app with Textual's and Rich's stock parts (chatterm.ui.render off), as CHATTERM_STOCK_RENDER=1",
+    )
+
+
+@pytest.fixture(autouse=True)
+def render_path(request: pytest.FixtureRequest, isolated: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """The render path of this run: chatterm's own parts, or the stock ones with `--stock-render` (the app started
+    in a subprocess or in tmux gets the switch through the environment)."""
+    from chatterm.ui.render import support
+
+    stock = bool(request.config.getoption("--stock-render"))
+    if stock:
+        monkeypatch.setenv(support.ENVIRONMENT_SWITCH, "1")
+    support.force_stock(stock)
+    yield "stock" if stock else "custom"
+    support.force_stock(None)
+
+
 @pytest.fixture(autouse=True)
 def isolated(
     tmp_path_factory: pytest.TempPathFactory, tmp_path: Path, monkeypatch: pytest.MonkeyPatch

@@ -31,10 +31,8 @@ from textual.geometry import Region, Size
 from textual.strip import Strip
 from textual.widget import Widget
 
-try:
-    from rich._wrap import divide_line  # (private: where Rich's word wrap breaks a line)
-except ImportError:  # pragma: no cover - without it, the reasoning is cut into kept lines at line ends only
-    divide_line = None  # type: ignore[assignment]
+from chatterm.ui.render.widgets import relayout
+from chatterm.ui.render.wrap import line_breaks
 
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
@@ -163,8 +161,7 @@ class MarkdownView(Widget):
         counter moves, and a request made while an earlier one is pending does not move it; if the screen lays out
         in between (another widget asked), the height it cached then is kept. A whole answer arriving at once
         (grown, then fitted, in one go) was left with its room and shown as blank lines."""
-        self._layout_required = False  # (so that the counter moves)
-        self.refresh(layout=True)
+        relayout(self)
 
     def fit_height(self) -> None:
         """The answer is complete: give the widget exactly the height of its lines."""
@@ -473,8 +470,7 @@ class TextView(MarkdownView):
             self._forget_kept()
             self._kept_start, rest = start, text
         last = rest.rpartition("\n")[2]
-        wrap = last and "\t" not in last and divide_line is not None
-        breaks = divide_line(last, max(self._width, 1)) if wrap else []
+        breaks = (line_breaks(last, self._width) if last and "\t" not in last else None) or []
         # (a line that starts with a word, not one inside a word folded across lines, which more text can refold)
         starts = [at for at in breaks if last[at - 1].isspace() and not last[at].isspace()]
         settled = rest[: len(rest) - len(last) + (starts[-1] if starts else 0)]

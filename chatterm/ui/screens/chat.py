@@ -20,6 +20,7 @@ from chatterm.conversation.reply import Reply
 from chatterm.events import Content, Event, Reasoning, StreamWarning, ToolCallDelta
 from chatterm.ui.memory import collect_when_idle
 from chatterm.ui.render.compositor import RowCompositor
+from chatterm.ui.render.widgets import install_compositor
 from chatterm.ui.widgets.composer import Composer
 from chatterm.ui.widgets.conversation import ConversationView
 from chatterm.ui.widgets.messages import AssistantMessage, InfoMessage, UserMessage
@@ -67,13 +68,15 @@ class ChatScreen(Screen[None]):
 
     def __init__(self, choice: Choice, show_reasoning: bool = True) -> None:
         super().__init__()
-        self._compositor = self._rows = RowCompositor()  # (partial repaints render only the rows they change)
         self.session: ChatSession | None = None
         """Attached by the app once its HTTP stack is imported, after the first frame (see `ready`)."""
         self._attached = asyncio.Event()
         self.show_reasoning = show_reasoning
         self.conversation_view = ConversationView(id="conversation")
-        self._rows.scroller = self.conversation_view  # (its scrolls are the terminal's to make)
+        self._rows = install_compositor(self, RowCompositor)
+        """Partial repaints render only the rows they change; the conversation's scrolls are the terminal's to make."""
+        if self._rows is not None:
+            self._rows.scroller = self.conversation_view
         self.composer = Composer()
         self.status = StatusLine()
         self.status.set_endpoint(choice.profile, choice.endpoint.model)
@@ -92,7 +95,8 @@ class ChatScreen(Screen[None]):
         yield Footer()
 
     def on_screen_suspend(self) -> None:
-        self._rows.forget_painted()  # (another screen is drawn over this one)
+        if self._rows is not None:
+            self._rows.forget_painted()  # (another screen is drawn over this one)
 
     def on_mount(self) -> None:
         self.conversation_view.anchor()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from textual.screen import ModalScreen, ScreenResultType
 
 from chatterm.ui.render.compositor import MendedCompositor
+from chatterm.ui.render.widgets import install_compositor
 
 
 class Dialog(ModalScreen[ScreenResultType]):
@@ -13,4 +14,4 @@ class Dialog(ModalScreen[ScreenResultType]):
 
     def __init__(self) -> None:
         super().__init__()
-        self._compositor = MendedCompositor()
+        install_compositor(self, MendedCompositor)

@@ -24,6 +24,7 @@ from textual.widget import Widget
 
 from chatterm.ui.markdown.view import MarkdownView
 from chatterm.ui.render.scrollbar import RowScrollBar
+from chatterm.ui.render.widgets import anchor_held, vertical_scrollbar
 
 FOLLOW_STEP = 8
 """Lines the view moves at a time while it follows: a scroll repaints the whole screen, so it comes once per few
@@ -53,12 +54,9 @@ class ConversationView(VerticalScroll):
 
     @property
     def vertical_scrollbar(self) -> ScrollBar:
-        # As Widget.vertical_scrollbar, with a bar that repaints only the rows a scroll changes
-        if self._vertical_scrollbar is None:
-            self._vertical_scrollbar = RowScrollBar(name="vertical", thickness=self.scrollbar_size_vertical)
-            self._vertical_scrollbar.display = False
-            self.app._start_widget(self, self._vertical_scrollbar)
-        return self._vertical_scrollbar
+        """A bar that repaints only the rows a scroll changes (Textual's own on the stock render path)."""
+        bar = vertical_scrollbar(self, lambda: RowScrollBar(name="vertical", thickness=self.scrollbar_size_vertical))
+        return bar if bar is not None else super().vertical_scrollbar
 
     @property
     def following(self) -> bool:
@@ -101,7 +99,7 @@ class ConversationView(VerticalScroll):
     @property
     def _keeps_end(self) -> bool:
         """Following an answer, or anchored at the end and not scrolled away from it."""
-        return self.following or (self._anchored and not self._anchor_released)
+        return self.following or anchor_held(self)
 
     def can_wait(self, view: MarkdownView) -> bool:
         """Whether a finished text view may keep its old height at a new width and be measured after the frame: when

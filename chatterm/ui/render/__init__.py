@@ -1,0 +1,15 @@
+"""The one place that touches private parts of Textual and Rich.
+
+chatterm draws a streaming answer with a compositor that renders only the rows an update changes and lets the
+terminal scroll the conversation (`compositor`), a scrollbar that repaints only the rows a scroll changes
+(`scrollbar`), an incremental word wrap that keeps a paragraph's settled lines (`wrap`), and two small reads and
+writes of widget state (`widgets`). Each rests on something Textual or Rich keeps private, so each is guarded:
+
+- `support.custom_rendering()` is true only on the Textual series and Rich versions these parts were written
+  against, when the private names they use exist, and when `CHATTERM_STOCK_RENDER` is not set;
+- otherwise every entry point here gives Textual's or Rich's stock behaviour: Textual's compositor and scrollbar,
+  wrapping a paragraph whole, `refresh(layout=True)`.
+
+Nothing outside this package imports a private module or name of Textual or Rich
+(`tests/test_architecture.py` holds it).
+"""
