@@ -41,3 +41,18 @@ async def send(pilot: Pilot[None], app: ChatApp, text: str) -> None:
     await wait_for(pilot, lambda: composer.has_focus)  # focus moves on the next message cycle
     composer.insert(text)
     await pilot.press("enter")
+
+
+async def settled(pilot: Pilot[None], quiet: float = 0.15, timeout: float = 10.0) -> str:
+    """The screen once it stops changing (the same for `quiet` seconds): what a snapshot should be taken of, however
+    busy the machine is."""
+    deadline = time.monotonic() + timeout
+    shot, since = pilot.app.export_screenshot(), time.monotonic()
+    while time.monotonic() - since < quiet:
+        if time.monotonic() > deadline:
+            raise AssertionError("the screen never settled")
+        await pilot.pause(0.03)
+        now = pilot.app.export_screenshot()
+        if now != shot:
+            shot, since = now, time.monotonic()
+    return shot

@@ -373,6 +373,7 @@ async def test_a_long_session_opens_with_its_tail_then_its_whole_history(faults:
         assert len(turns) == 121, "the continued session file holds the whole history"
 
 
+@pytest.mark.blinking_cursor
 async def test_while_an_answer_streams_the_speed_is_shown_and_the_cursor_is_steady(faults: FaultServer) -> None:
     """The live speed is redrawn with the answer's frames, and the composer's cursor does not blink (each blink and
     each speed redraw of their own would be a frame more while the answer draws 20 a second)."""

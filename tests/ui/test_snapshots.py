@@ -20,7 +20,7 @@ from chatterm import locations
 from chatterm.cli.main import main
 from tests.conftest import SEEDS
 from tests.faultserver import FaultServer
-from tests.ui.helpers import app_for, send, wait_for
+from tests.ui.helpers import app_for, send, settled, wait_for
 
 SIZE = (100, 32)
 
@@ -41,23 +41,18 @@ def fixed_display(monkeypatch: pytest.MonkeyPatch) -> None:
     time.tzset()
 
 
-async def no_blink(pilot: Pilot[Any]) -> None:
-    pilot.app.chat_screen.composer.cursor_blink = False  # type: ignore[attr-defined]
-
-
 async def answered(pilot: Pilot[Any], prompt: str = "Explain briefly") -> None:
-    await no_blink(pilot)
     await send(pilot, pilot.app, prompt)  # type: ignore[arg-type]
     app: Any = pilot.app
     await wait_for(pilot, lambda: bool(app.chat_screen.messages()) and app.chat_screen.messages()[-1].finished)
-    await pilot.pause(0.1)
+    await settled(pilot)
 
 
 class TestChatScreen:
     def test_first_run_on_the_demo_profile(self, snap_compare: Any) -> None:
         async def welcome(pilot: Pilot[Any]) -> None:
-            await no_blink(pilot)
             await wait_for(pilot, lambda: bool(pilot.app.chat_screen.conversation_view.children))  # type: ignore[attr-defined]
+            await settled(pilot)
 
         assert snap_compare(app_for(), terminal_size=SIZE, run_before=welcome)
 
@@ -81,18 +76,16 @@ class TestModals:
         os.utime(sessions / "broken.yaml", (1767225000, 1767225000))
 
         async def open_sessions(pilot: Pilot[Any]) -> None:
-            await no_blink(pilot)
             await pilot.press("ctrl+o")
             await wait_for(pilot, lambda: getattr(pilot.app.screen, "loaded", False))
-            await pilot.pause(0.2)
+            await settled(pilot)
 
         assert snap_compare(app_for(), terminal_size=(110, 30), run_before=open_sessions)
 
     def test_the_profile_switcher(self, snap_compare: Any) -> None:
         async def open_profiles(pilot: Pilot[Any]) -> None:
-            await no_blink(pilot)
             await pilot.press("ctrl+l")
-            await pilot.pause(0.2)
+            await settled(pilot)
 
         assert snap_compare(app_for(), terminal_size=(110, 30), run_before=open_profiles)
 
