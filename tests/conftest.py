@@ -115,6 +115,15 @@ class LoopThread:
         self.loop.close()
 
 
+@pytest.fixture(params=["asyncio", "stock"])
+def network(request: pytest.FixtureRequest, isolated: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The network layer clients made in the test use: chatterm's asyncio backend, or httpx's stock transport
+    (`CHATTERM_STOCK_NETWORK`). Client test modules use it for every test, so each runs on both."""
+    if request.param == "stock":
+        monkeypatch.setenv("CHATTERM_STOCK_NETWORK", "1")
+    return str(request.param)
+
+
 @pytest.fixture
 def loop_thread() -> Iterator[LoopThread]:
     runner = LoopThread()

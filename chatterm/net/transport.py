@@ -18,12 +18,14 @@ recording stamps on the bytes: gathering changes when they are read, not when th
 from __future__ import annotations
 
 import asyncio
+import os
+import re
 import select
 import ssl
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterable
-from typing import Any
+from typing import Any, TypeGuard
 
 import httpcore
 import httpx
@@ -44,13 +46,42 @@ YIELD_READS = 16
 the screen: a whole answer would be read, decoded and drawn in one go, Esc unheard)."""
 
 
+STOCK_SWITCH = "CHATTERM_STOCK_NETWORK"
+"""Set to 1 to make every connection with httpx's stock transport (its own network backend)."""
+HTTPCORE_SERIES = (1, 0)
+"""The httpcore release series (major, minor) whose network interface `AsyncioBackend` implements and is tested
+against; under any other httpcore, connections are httpx's own until this is checked again."""
+
+
 def http_transport() -> httpx.AsyncHTTPTransport:
-    """httpx's transport with httpx's defaults, its connections made by `AsyncioBackend`."""
+    """httpx's transport with httpx's defaults, its connections made by `AsyncioBackend` when the feature check
+    passes and the stock network is not asked for (`STOCK_SWITCH`), by httpx's own backend otherwise."""
     transport = httpx.AsyncHTTPTransport()
     pool = getattr(transport, "_pool", None)  # httpx does not take a network backend as an argument
-    if isinstance(pool, httpcore.AsyncConnectionPool) and hasattr(pool, "_network_backend"):
+    if not stock_network_asked() and _takes_our_backend(pool):
         pool._network_backend = AsyncioBackend()
     return transport
+
+
+def stock_network_asked() -> bool:
+    """Whether the environment asks for httpx's stock transport (`STOCK_SWITCH` set, and not to 0 or false)."""
+    return os.environ.get(STOCK_SWITCH, "").strip().lower() not in ("", "0", "false", "no", "off")
+
+
+def _takes_our_backend(pool: object) -> TypeGuard[httpcore.AsyncConnectionPool]:
+    """Whether `pool` is the httpcore pool `AsyncioBackend` was written for, with the attribute that holds its
+    backend, in the httpcore series it was written against."""
+    return (
+        type(pool) is httpcore.AsyncConnectionPool
+        and hasattr(pool, "_network_backend")
+        and httpcore_series(httpcore.__version__) == HTTPCORE_SERIES
+    )
+
+
+def httpcore_series(version: str) -> tuple[int, int] | None:
+    """The (major, minor) of a version string such as "1.0.9", or None when it does not start so."""
+    found = re.match(r"(\d+)\.(\d+)", version)
+    return (int(found[1]), int(found[2])) if found else None
 
 
 class _Connection(asyncio.Protocol):
