@@ -7,9 +7,13 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import os
+import resource
 import socket
 import ssl
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -139,6 +143,44 @@ async def test_a_kept_alive_connection_is_reused_and_a_closed_one_replaced() -> 
     finally:
         server.close()
         await server.wait_closed()
+
+
+@contextmanager
+def fds_taken_up_to(lowest: int) -> Iterator[None]:
+    """Every file descriptor below `lowest` in use (the soft limit raised if needed), so the next socket's is above."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = lowest + 256
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        if hard != resource.RLIM_INFINITY and hard < wanted:
+            pytest.skip(f"the limit on open files ({hard}) is below {wanted}")
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+    taken: list[int] = []
+    try:
+        while not taken or taken[-1] < lowest:
+            taken.append(os.open(os.devnull, os.O_RDONLY))  # the lowest free descriptor each time
+        yield
+    finally:
+        for fd in taken:
+            os.close(fd)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+async def test_a_kept_alive_connection_is_reused_with_more_than_1024_files_open() -> None:
+    keep = KeepAlive()
+    with fds_taken_up_to(1024):
+        server = await keep.start()
+        try:
+            with socket.socket() as probe:
+                assert probe.fileno() > 1024
+            endpoint = Endpoint(base_url=f"http://127.0.0.1:{keep.port}/keep/v1", model="m")
+            async with ChatClient(endpoint) as client:
+                for _ in range(2):  # the second asks whether the pooled connection was closed meanwhile
+                    events = [event async for event in client.stream(MESSAGES)]
+                    assert "".join(getattr(event, "text", "") for event in events) == "kept", events
+            assert keep.connections == 1
+        finally:
+            server.close()
+            await server.wait_closed()
 
 
 async def flood(size: int) -> asyncio.Server:

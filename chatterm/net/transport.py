@@ -21,6 +21,7 @@ import asyncio
 import os
 import re
 import select
+import socket
 import ssl
 import time
 from collections import deque
@@ -254,10 +255,19 @@ class AsyncioStream(httpcore.AsyncNetworkStream):
         if self._conn.pieces or self._conn.eof:
             return True
         sock = self._transport.get_extra_info("socket")
-        if sock is None:
-            return True
+        return sock is None or _readable_now(sock)
+
+
+def _readable_now(sock: socket.socket) -> bool:
+    """Whether `sock` has data, an end or an error waiting. `poll` takes a descriptor of any number, where
+    `select` refuses those from FD_SETSIZE (1024) up; `select` is left for where there is no `poll` (Windows,
+    whose `select` has no such bound)."""
+    if not hasattr(select, "poll"):
         readable, _, _ = select.select([sock], [], [], 0)
         return bool(readable)
+    poller = select.poll()
+    poller.register(sock, select.POLLIN)
+    return bool(poller.poll(0))
 
 
 class AsyncioBackend(httpcore.AsyncNetworkBackend):
