@@ -1,9 +1,11 @@
-"""The streaming chat client: httpx + httpx-sse's decoders against any OpenAI-compatible endpoint.
+"""The streaming chat client: httpx against any OpenAI-compatible endpoint, its bodies decoded by `chatterm.decode`.
 
 `ChatClient.stream()` yields typed events and never raises for anything the network or the provider
 does: an HTTP error, an error inside the stream, a dropped connection or a read timeout each end the
 answer with a `StreamError` after every token received. Retries happen only before the first byte of an
-answer (408, 409, 429, 5xx), honour `Retry-After`, and are few and short.
+answer (408, 409, 429, 5xx), honour `Retry-After`, and are few and short, so a user never waits long on a
+provider that is down. Requests go through chatterm's transport (`chatterm.net.transport`), or through the proxy
+the environment names (`chatterm.net.proxies`).
 """
 
 from __future__ import annotations
