@@ -1,6 +1,7 @@
 """Fixtures shared by the whole suite.
 
-- Every test gets fresh config/data dirs and no provider keys from the developer's environment.
+- Every test gets fresh config/data dirs, and no provider keys, proxies or `CHATTERM_*` settings from the
+  developer's environment.
 - Keyring code runs against an in-memory backend.
 - Servers (chatterm's own replay server, the fault-injecting one) run for real on 127.0.0.1, each on an
   event loop in a background thread, so both in-process and subprocess tests can talk to them.
@@ -99,7 +100,7 @@ def isolated(
     for name in PROVIDER_KEYS:
         monkeypatch.delenv(name, raising=False)
     for name in list(os.environ):
-        if name.startswith("CHATTERM_"):
+        if name.startswith("CHATTERM_") or name.lower().endswith("_proxy"):  # no proxy between tests and 127.0.0.1
             monkeypatch.delenv(name, raising=False)
     previous = keyring.get_keyring()
     keyring.set_keyring(MemoryKeyring())
@@ -135,6 +136,15 @@ class LoopThread:
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(5)
         self.loop.close()
+
+
+@pytest.fixture(params=["asyncio", "stock"])
+def network(request: pytest.FixtureRequest, isolated: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The network layer clients made in the test use: chatterm's asyncio backend, or httpx's stock transport
+    (`CHATTERM_STOCK_NETWORK`). Client test modules use it for every test, so each runs on both."""
+    if request.param == "stock":
+        monkeypatch.setenv("CHATTERM_STOCK_NETWORK", "1")
+    return str(request.param)
 
 
 @pytest.fixture

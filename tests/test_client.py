@@ -1,4 +1,5 @@
-"""The streaming client against a real fault-injecting server on 127.0.0.1."""
+"""The streaming client against a real fault-injecting server on 127.0.0.1, on chatterm's network backend and on
+httpx's stock one (the `network` fixture)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ from chatterm.net.client import ChatClient
 from chatterm.net.endpoint import Endpoint
 from chatterm.net.recorder import Recorder
 from tests.faultserver import ANSWER, PARTIAL, FaultServer
+
+pytestmark = pytest.mark.usefixtures("network")
 
 MESSAGES = [{"role": "user", "content": "hi"}]
 

@@ -1,15 +1,23 @@
 """chatterm's network layer under httpx (asyncio protocols, not anyio) against real servers on 127.0.0.1: TLS,
-kept-alive connections, a server that closes an idle one, and a reader that falls behind a fast sender."""
+kept-alive connections, a server that closes an idle one, and a reader that falls behind a fast sender; the
+feature check and switch that choose httpx's stock transport instead. Tests that do not look inside chatterm's
+backend run on the stock one too (the `network` fixture)."""
 
 from __future__ import annotations
 
 import asyncio
 import itertools
+import os
+import resource
 import socket
 import ssl
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
+import httpcore
 import httpx
 import pytest
 import trustme
@@ -27,8 +35,38 @@ RECV_SIZE = 256 * 1024
 """The most asyncio's socket transport receives at once."""
 
 
-def test_the_transport_uses_the_asyncio_backend() -> None:
-    assert isinstance(http_transport()._pool._network_backend, AsyncioBackend)
+pytestmark = pytest.mark.usefixtures("network")
+ASYNCIO_ONLY = pytest.mark.parametrize("network", ["asyncio"], indirect=True)
+"""For tests of what only chatterm's backend does (buffering, gathering, yielding to the loop)."""
+
+
+def test_the_transport_uses_the_backend_asked_for(network: str) -> None:
+    backend = http_transport()._pool._network_backend
+    assert isinstance(backend, AsyncioBackend) == (network == "asyncio")
+
+
+@ASYNCIO_ONLY
+def test_a_pool_without_the_backend_attribute_gets_the_stock_transport(monkeypatch: pytest.MonkeyPatch) -> None:
+    made = httpcore.AsyncConnectionPool.__init__
+
+    def without_backend(pool: httpcore.AsyncConnectionPool, *args: Any, **kwargs: Any) -> None:
+        made(pool, *args, **kwargs)
+        del pool._network_backend
+
+    monkeypatch.setattr(httpcore.AsyncConnectionPool, "__init__", without_backend)
+    transport = http_transport()
+    assert not hasattr(transport._pool, "_network_backend")
+
+
+@ASYNCIO_ONLY
+@pytest.mark.parametrize("version", ["0.18.0", "1.1.0", "2.0.0", "dev"])
+async def test_an_httpcore_it_was_not_written_for_gets_the_stock_transport(
+    faults: FaultServer, monkeypatch: pytest.MonkeyPatch, version: str
+) -> None:
+    monkeypatch.setattr(httpcore, "__version__", version)
+    assert not isinstance(http_transport()._pool._network_backend, AsyncioBackend)
+    reply, _ = await ask(faults.url("ok"))
+    assert reply.content == ANSWER and reply.error is None
 
 
 async def test_an_answer_over_tls_and_an_untrusted_certificate(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -107,6 +145,44 @@ async def test_a_kept_alive_connection_is_reused_and_a_closed_one_replaced() -> 
         await server.wait_closed()
 
 
+@contextmanager
+def fds_taken_up_to(lowest: int) -> Iterator[None]:
+    """Every file descriptor below `lowest` in use (the soft limit raised if needed), so the next socket's is above."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = lowest + 256
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        if hard != resource.RLIM_INFINITY and hard < wanted:
+            pytest.skip(f"the limit on open files ({hard}) is below {wanted}")
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+    taken: list[int] = []
+    try:
+        while not taken or taken[-1] < lowest:
+            taken.append(os.open(os.devnull, os.O_RDONLY))  # the lowest free descriptor each time
+        yield
+    finally:
+        for fd in taken:
+            os.close(fd)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+async def test_a_kept_alive_connection_is_reused_with_more_than_1024_files_open() -> None:
+    keep = KeepAlive()
+    with fds_taken_up_to(1024):
+        server = await keep.start()
+        try:
+            with socket.socket() as probe:
+                assert probe.fileno() > 1024
+            endpoint = Endpoint(base_url=f"http://127.0.0.1:{keep.port}/keep/v1", model="m")
+            async with ChatClient(endpoint) as client:
+                for _ in range(2):  # the second asks whether the pooled connection was closed meanwhile
+                    events = [event async for event in client.stream(MESSAGES)]
+                    assert "".join(getattr(event, "text", "") for event in events) == "kept", events
+            assert keep.connections == 1
+        finally:
+            server.close()
+            await server.wait_closed()
+
+
 async def flood(size: int) -> asyncio.Server:
     """A server that sends a `size`-byte body as fast as the socket takes it."""
 
@@ -122,6 +198,7 @@ async def flood(size: int) -> asyncio.Server:
     return await asyncio.start_server(handle, "127.0.0.1", 0)
 
 
+@ASYNCIO_ONLY
 async def test_a_reader_that_falls_behind_holds_a_bounded_buffer() -> None:
     size = 8 * 1024 * 1024
     server = await flood(size)
@@ -145,6 +222,7 @@ async def test_a_reader_that_falls_behind_holds_a_bounded_buffer() -> None:
         await server.wait_closed()
 
 
+@ASYNCIO_ONLY
 async def test_a_fast_sender_does_not_starve_the_event_loop() -> None:
     """Reads of data already received still let the loop run now and then (the screen, a key to stop the answer)."""
     server = await flood(16 * 1024 * 1024)
@@ -175,6 +253,7 @@ async def test_a_fast_sender_does_not_starve_the_event_loop() -> None:
         await server.wait_closed()
 
 
+@ASYNCIO_ONLY
 async def test_a_trickle_is_read_in_gathered_pieces_each_with_the_time_it_arrived(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -216,6 +295,7 @@ async def test_a_trickle_is_read_in_gathered_pieces_each_with_the_time_it_arrive
         theirs.close()
 
 
+@ASYNCIO_ONLY
 async def test_a_recording_stamps_each_event_with_when_it_arrived_not_when_it_was_read(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -1,9 +1,11 @@
-"""The streaming chat client: httpx + httpx-sse's decoders against any OpenAI-compatible endpoint.
+"""The streaming chat client: httpx against any OpenAI-compatible endpoint, its bodies decoded by `chatterm.decode`.
 
 `ChatClient.stream()` yields typed events and never raises for anything the network or the provider
 does: an HTTP error, an error inside the stream, a dropped connection or a read timeout each end the
 answer with a `StreamError` after every token received. Retries happen only before the first byte of an
-answer (408, 409, 429, 5xx), honour `Retry-After`, and are few and short.
+answer (408, 409, 429, 5xx), honour `Retry-After`, and are few and short, so a user never waits long on a
+provider that is down. Requests go through chatterm's transport (`chatterm.net.transport`), or through the proxy
+the environment names (`chatterm.net.proxies`).
 """
 
 from __future__ import annotations
@@ -24,8 +26,8 @@ from chatterm.decode.body import BodyDecoder, body_kind
 from chatterm.decode.errors import http_error
 from chatterm.events import Event, StreamError, StreamWarning
 from chatterm.net.endpoint import Endpoint
+from chatterm.net.proxies import ProxyRoutes, client_transport, shown
 from chatterm.net.recorder import Recorder
-from chatterm.net.transport import http_transport
 
 RETRY_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504})
 MAX_RETRIES = 2
@@ -56,9 +58,19 @@ def retry_after(headers: httpx.Headers) -> float | None:
     return max((when - dt.datetime.now(dt.UTC)).total_seconds(), 0.0)
 
 
-def transport_error(exc: Exception, endpoint: Endpoint, started: bool) -> StreamError:
-    """One line saying what went wrong on the network, and what to do."""
+def transport_error(exc: Exception, endpoint: Endpoint, started: bool, proxy: str | None = None) -> StreamError:
+    """One line saying what went wrong on the network, and what to do; `proxy` is the one the request went
+    through, if any (named without its credentials)."""
     host = urlsplit(endpoint.base_url).netloc or endpoint.base_url
+    if proxy is not None:
+        if isinstance(exc, httpx.ProxyError):
+            return StreamError(
+                None,
+                f"request to {host} failed at the proxy {shown(proxy)}: {exc} "
+                "(check HTTP_PROXY, HTTPS_PROXY, ALL_PROXY and NO_PROXY)",
+                "connect",
+            )
+        host = f"{host} via the proxy {shown(proxy)}"
     if isinstance(exc, httpx.ConnectTimeout):
         return StreamError(None, f"connecting to {host} timed out after {endpoint.connect_timeout:g} s", "connect")
     if isinstance(exc, httpx.ReadTimeout):
@@ -97,7 +109,7 @@ class ChatClient:
         endpoint: where to ask.
         recorder: records every exchange (a cassette) when given.
         transport: an httpx transport to use instead of the network (replay, tests); by default
-            `chatterm.net.transport.http_transport()`.
+            `chatterm.net.proxies.client_transport()`: chatterm's transport, or a proxy's the environment names.
     """
 
     def __init__(
@@ -108,7 +120,8 @@ class ChatClient:
     ) -> None:
         self.endpoint = endpoint
         self.recorder = recorder
-        transport = transport or http_transport()
+        transport = transport or client_transport()
+        self._routes = transport if isinstance(transport, ProxyRoutes) else None
         if recorder is not None:
             transport = recorder.transport(transport)
         timeout = httpx.Timeout(endpoint.read_timeout, connect=endpoint.connect_timeout)
@@ -158,7 +171,8 @@ class ChatClient:
                         yield event
                     return
             except httpx.HTTPError as exc:
-                error = transport_error(exc, self.endpoint, started)
+                proxy = self._routes.proxy_for(self.endpoint.chat_url) if self._routes is not None else None
+                error = transport_error(exc, self.endpoint, started, proxy)
                 self._note(error)
                 yield error
                 return

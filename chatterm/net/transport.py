@@ -1,29 +1,37 @@
 """The HTTP transport chatterm talks to providers with: httpx, over sockets driven by asyncio itself.
 
-httpx reaches the network through httpcore, and httpcore's default network layer is anyio: each read opens a
-cancel scope and turns the socket's reader on and off in the event loop. A streamed answer is thousands of small
-reads (one per token at 300 tokens a second), and that wrapping was a third of the CPU of reading one. Here
-httpcore gets a network backend built on an asyncio protocol: bytes are buffered as the loop receives them and a
-read takes what is there (letting the loop run every few reads, as anyio's checkpoint did at each) or waits for
-more. Everything above it (HTTP/1.1, TLS through asyncio's own SSL transport, timeouts, the exceptions httpx
-raises) is unchanged.
+httpx reaches the network through httpcore, whose default network layer is anyio: every read opens a cancel scope
+and turns the socket's reader on and off in the event loop, and a streamed answer is thousands of small reads.
+Here httpcore gets a network backend built on an asyncio protocol instead: the loop buffers bytes as it receives
+them, and a read takes what is there (letting the loop run every few reads) or waits for more. Everything above it
+(HTTP/1.1, TLS through asyncio's own SSL transport, timeouts, the exceptions httpx raises) is httpx's and
+httpcore's own.
 
-One read per token was still costly: two turns of the event loop each, and the reading task resumed through
-httpcore, httpx, the recorder, the decoder and the screen's handler for every token. So while an answer trickles
-in, the reader is woken at most once per GATHER and reads what arrived meanwhile in one go (the loop still
-receives each piece as it comes). Each piece keeps the time it arrived (`AsyncioStream.arrived`), which is what a
-recording stamps on the bytes: gathering changes when they are read, not when they are recorded as sent.
+While an answer trickles in, the reader is woken at most once per GATHER and reads what arrived meanwhile in one
+go, so the reading task resumes through httpcore, httpx, the recorder, the decoder and the screen's handler once
+per batch rather than once per token (bench scenario S2). Each piece keeps the time it arrived
+(`AsyncioStream.arrived`), which is what a recording stamps on the bytes: gathering changes when they are read,
+not when they are recorded as sent.
+
+httpx takes no network backend as an argument, so `http_transport()` sets one on httpx's connection pool, a
+private attribute, and only when a feature check passes: the pool is httpcore's `AsyncConnectionPool` with that
+attribute, under the httpcore series the backend implements (HTTPCORE_SERIES). Otherwise, or when the environment
+sets `CHATTERM_STOCK_NETWORK=1`, connections are httpx's own. Requests through a proxy do not come here:
+`chatterm.net.proxies` sends them through httpx's stock transport.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
+import re
 import select
+import socket
 import ssl
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterable
-from typing import Any
+from typing import Any, TypeGuard
 
 import httpcore
 import httpx
@@ -35,22 +43,51 @@ HIGH_WATER = 256 * 1024
 """Bytes buffered before the socket stops being read (a reader that fell behind): resumed below LOW_WATER."""
 LOW_WATER = 64 * 1024
 GATHER = 0.02
-"""Seconds, at least, between two wakings of a reader while data trickles in (bench S2, 300 tokens a second: app
-CPU 1.94 -> 1.56 s, median of 4, alternating). The screen is drawn every 50 ms, so what arrives is on screen as
-soon, or one frame later at most; the end of the stream, or GATHER_BYTES waiting, wakes the reader at once."""
+"""Seconds, at least, between two wakings of a reader while data trickles in (bench scenario S2 measures what it
+saves). The screen is drawn every 50 ms, so what arrives is on screen as soon, or one frame later at most; the end
+of the stream, or GATHER_BYTES waiting, wakes the reader at once."""
 GATHER_BYTES = 16 * 1024
 YIELD_READS = 16
 """Reads of data already received in a row before the reader lets the loop run (a fast sender must not starve
 the screen: a whole answer would be read, decoded and drawn in one go, Esc unheard)."""
 
 
+STOCK_SWITCH = "CHATTERM_STOCK_NETWORK"
+"""Set to 1 to make every connection with httpx's stock transport (its own network backend)."""
+HTTPCORE_SERIES = (1, 0)
+"""The httpcore release series (major, minor) whose network interface `AsyncioBackend` implements and is tested
+against; under any other httpcore, connections are httpx's own until this is checked again."""
+
+
 def http_transport() -> httpx.AsyncHTTPTransport:
-    """httpx's transport with httpx's defaults, its connections made by `AsyncioBackend`."""
+    """httpx's transport with httpx's defaults, its connections made by `AsyncioBackend` when the feature check
+    passes and the stock network is not asked for (`STOCK_SWITCH`), by httpx's own backend otherwise."""
     transport = httpx.AsyncHTTPTransport()
     pool = getattr(transport, "_pool", None)  # httpx does not take a network backend as an argument
-    if isinstance(pool, httpcore.AsyncConnectionPool) and hasattr(pool, "_network_backend"):
+    if not stock_network_asked() and _takes_our_backend(pool):
         pool._network_backend = AsyncioBackend()
     return transport
+
+
+def stock_network_asked() -> bool:
+    """Whether the environment asks for httpx's stock transport (`STOCK_SWITCH` set, and not to 0 or false)."""
+    return os.environ.get(STOCK_SWITCH, "").strip().lower() not in ("", "0", "false", "no", "off")
+
+
+def _takes_our_backend(pool: object) -> TypeGuard[httpcore.AsyncConnectionPool]:
+    """Whether `pool` is the httpcore pool `AsyncioBackend` was written for, with the attribute that holds its
+    backend, in the httpcore series it was written against."""
+    return (
+        type(pool) is httpcore.AsyncConnectionPool
+        and hasattr(pool, "_network_backend")
+        and httpcore_series(httpcore.__version__) == HTTPCORE_SERIES
+    )
+
+
+def httpcore_series(version: str) -> tuple[int, int] | None:
+    """The (major, minor) of a version string such as "1.0.9", or None when it does not start so."""
+    found = re.match(r"(\d+)\.(\d+)", version)
+    return (int(found[1]), int(found[2])) if found else None
 
 
 class _Connection(asyncio.Protocol):
@@ -135,6 +172,9 @@ class _Connection(asyncio.Protocol):
 
 
 class AsyncioStream(httpcore.AsyncNetworkStream):
+    """One connection as httpcore uses it: reads take from its `_Connection`'s pieces, writes go to the asyncio
+    transport, each with httpcore's exceptions and timeouts."""
+
     def __init__(self, transport: asyncio.Transport, conn: _Connection) -> None:
         self._transport = transport
         self._conn = conn
@@ -223,13 +263,24 @@ class AsyncioStream(httpcore.AsyncNetworkStream):
         if self._conn.pieces or self._conn.eof:
             return True
         sock = self._transport.get_extra_info("socket")
-        if sock is None:
-            return True
+        return sock is None or _readable_now(sock)
+
+
+def _readable_now(sock: socket.socket) -> bool:
+    """Whether `sock` has data, an end or an error waiting. `poll` takes a descriptor of any number, where
+    `select` refuses those from FD_SETSIZE (1024) up; `select` is left for where there is no `poll` (Windows,
+    whose `select` has no such bound)."""
+    if not hasattr(select, "poll"):
         readable, _, _ = select.select([sock], [], [], 0)
         return bool(readable)
+    poller = select.poll()
+    poller.register(sock, select.POLLIN)
+    return bool(poller.poll(0))
 
 
 class AsyncioBackend(httpcore.AsyncNetworkBackend):
+    """httpcore's network backend that opens every connection as an asyncio protocol (`AsyncioStream`)."""
+
     async def connect_tcp(
         self,
         host: str,
