@@ -6,8 +6,9 @@ import os
 from dataclasses import dataclass
 
 from chatterm.net.endpoint import Endpoint
-from chatterm.settings.config import ProfileSettings, Settings
+from chatterm.settings.config import Settings
 from chatterm.settings.keys import find_key
+from chatterm.settings.profile import ProfileSettings
 
 DEMO = "demo"
 

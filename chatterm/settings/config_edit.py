@@ -9,7 +9,8 @@ import tomlkit.exceptions
 
 from chatterm import locations
 from chatterm.private_files import write_private
-from chatterm.settings.config import ConfigError, ProfileSettings
+from chatterm.settings.config import ConfigError
+from chatterm.settings.profile import ProfileSettings
 
 
 def _document(path: Path) -> tomlkit.TOMLDocument:

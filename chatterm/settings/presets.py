@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from chatterm.settings.config import ProfileSettings
+from chatterm.settings.profile import ProfileSettings
 
 PRESETS: dict[str, ProfileSettings] = {
     "groq": ProfileSettings(
