@@ -9,7 +9,7 @@ import tomlkit.exceptions
 
 from chatterm import locations
 from chatterm.private_files import write_private
-from chatterm.settings.config import ConfigError
+from chatterm.settings.errors import ConfigError
 from chatterm.settings.profile import ProfileSettings
 
 

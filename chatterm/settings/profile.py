@@ -1,14 +1,20 @@
-"""A provider profile: the one model every profile is, whether a built-in preset or the user's own table."""
+"""A provider profile's fields, in a module of their own so that the presets and the settings both build on them
+without importing each other."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 
 class ProfileSettings(BaseModel):
-    """One provider profile: an OpenAI-compatible endpoint and how to talk to it."""
+    """One provider profile: an OpenAI-compatible endpoint and how to talk to it.
+
+    Unknown fields are refused, so a misspelt key in a `[profiles.NAME]` table is an error, not a setting that
+    does nothing."""
+
+    model_config = ConfigDict(extra="forbid")
 
     base_url: str
     """The endpoint's base URL, up to and including `/v1` (chat is `{base_url}/chat/completions`)."""
