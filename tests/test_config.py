@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -85,7 +86,8 @@ def test_every_kind_of_bad_config_is_kept() -> None:
         ),
         ("CHATTERM_SHOW_REASONING", "maybe", "show_reasoning: input should be a valid boolean"),
         ("CHATTERM_PROFILES", "not json", "not valid JSON"),
-        ("CHATTERM_PROFILES__GROQ__PARAMS", "{temperature: 1}", "not valid JSON"),
+        # pydantic-settings 2.4 passes the text on, to fail as a value rather than as JSON
+        ("CHATTERM_PROFILES__GROQ__PARAMS", "{temperature: 1}", "not valid JSON | [profiles.groq] params: should be"),
         ("CHATTERM_PROFILES__GROQ", "fast", "[profiles] groq: should be a JSON object"),
         ("CHATTERM_PROFILES", '{"groq": {"modle": "x"}}', "[profiles.groq] modle: unknown key"),
     ],
@@ -95,7 +97,7 @@ def test_a_bad_variable_is_one_line_naming_the_variable(
 ) -> None:
     monkeypatch.setenv(variable, value)
     message = refused()
-    assert message.startswith(f"{variable}: {expected}"), message
+    assert any(message.startswith(f"{variable}: {words}") for words in expected.split(" | ")), message
     assert_the_command_says(message)
 
 
@@ -115,7 +117,8 @@ def test_keywords_then_environment_then_file_then_presets(monkeypatch: pytest.Mo
     monkeypatch.setenv("CHATTERM_THEME", "from-env")
     monkeypatch.setenv("CHATTERM_PROFILES__GROQ__MODEL", "from-env")
     monkeypatch.setenv("CHATTERM_PROFILES__GROQ__HEADERS", '{"X-Team": "blue"}')
-    settings = Settings(theme="from-keyword", profiles={"groq": {"connect_timeout": 3}})
+    keywords: dict[str, Any] = {"theme": "from-keyword", "profiles": {"groq": {"connect_timeout": 3}}}
+    settings = Settings(**keywords)
     assert settings.theme == "from-keyword"
     groq = settings.profiles["groq"]
     assert (groq.connect_timeout, groq.model, groq.read_timeout) == (3, "from-env", 30), "one field from each"
