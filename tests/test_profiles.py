@@ -14,7 +14,7 @@ from chatterm.conversation.reply import Reply
 from chatterm.net.client import ChatClient
 from chatterm.net.models import list_models, model_ids
 from chatterm.settings.choice import DEMO, ResolveError, choose
-from chatterm.settings.config import ConfigError, load_settings
+from chatterm.settings.config import load_settings
 from chatterm.settings.keys import find_key
 from chatterm.settings.presets import PRESETS
 from tests.conftest import TEST_KEY, assert_one_line_error, run_chatterm
@@ -46,26 +46,6 @@ def test_toml_then_environment_precedence(monkeypatch: pytest.MonkeyPatch) -> No
     assert settings.profiles["groq"].read_timeout == 30
     assert settings.default_profile == "groq"
     assert settings.profiles["mine"].model == "m1"
-
-
-@pytest.mark.parametrize(
-    ("text", "words"),
-    [
-        ("[profiles.groq\nmodel = 1", "not valid TOML"),
-        ('[profiles.groq]\nread_timeout = "soon"\n', "profiles.groq.read_timeout"),
-        ("colour = 3\n", "colour"),
-        ('[profiles.new]\nmodel = "x"\n', "profiles.new.base_url"),
-    ],
-)
-def test_invalid_config_names_the_file_and_the_key(text: str, words: str) -> None:
-    path = write_config(text)
-    with pytest.raises(ConfigError) as caught:
-        load_settings()
-    assert str(path) in str(caught.value) and words in str(caught.value)
-    result = run_chatterm("ask", "hi")
-    assert result.code == 2
-    assert_one_line_error(result)
-    assert str(path) in result.stderr
 
 
 @pytest.mark.parametrize("name", sorted(PRESETS))

@@ -33,7 +33,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         # 70-100 ms before the first frame. The app turns collection back on, tuned, once it is up.
         gc.disable()
     from chatterm.cassette.model import RecordingError
-    from chatterm.settings.config import ConfigError
+    from chatterm.settings.errors import ConfigError
 
     try:
         if args.command == "ask":

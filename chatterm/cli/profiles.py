@@ -11,10 +11,11 @@ from typing import Any
 
 from chatterm.cli.errors import EXIT_OK, UsageError
 from chatterm.settings.choice import DEMO, default_profile, endpoint_for
-from chatterm.settings.config import ProfileSettings, Settings, load_settings
+from chatterm.settings.config import Settings, load_settings
 from chatterm.settings.config_edit import remove_profile, save_profile, set_default
 from chatterm.settings.keys import KeyringUnavailable, delete_key, find_key, mask, no_keyring_hint, set_key
 from chatterm.settings.presets import PRESETS
+from chatterm.settings.profile import ProfileSettings
 
 
 def _pairs(values: list[str] | None, what: str) -> dict[str, Any]:

@@ -1,2 +1,2 @@
-"""What the user configured: `config.toml` and `CHATTERM_*`, the built-in presets, API keys, the profile a run
-answers from, and the few things remembered between runs."""
+"""What the user configured: the settings (`config.toml`, `CHATTERM_*` and the built-in presets, read as
+pydantic-settings sources), API keys, the profile a run answers from, and the few things remembered between runs."""

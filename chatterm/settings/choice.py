@@ -6,8 +6,9 @@ import os
 from dataclasses import dataclass
 
 from chatterm.net.endpoint import Endpoint
-from chatterm.settings.config import ProfileSettings, Settings
+from chatterm.settings.config import Settings
 from chatterm.settings.keys import find_key
+from chatterm.settings.profile import ProfileSettings
 
 DEMO = "demo"
 
@@ -18,6 +19,9 @@ class ResolveError(Exception):
 
 @dataclass
 class Choice:
+    """What a run answers from: the profile's name, its endpoint, and where the key came from (`env:NAME` or
+    `keyring`, shown to the user in place of the key)."""
+
     profile: str
     endpoint: Endpoint
     key_source: str | None = None
@@ -38,6 +42,8 @@ def default_profile(settings: Settings) -> str:
 
 
 def endpoint_for(profile: ProfileSettings, model: str | None, key: str | None) -> Endpoint:
+    """The endpoint a profile describes, asking for `model` when one is given; the key travels only here, never
+    back into the settings."""
     return Endpoint(
         base_url=profile.base_url,
         model=model or profile.model,
@@ -59,7 +65,8 @@ def choose(
     api_key_env: str | None = None,
     read_timeout: float | None = None,
 ) -> Choice:
-    """Resolve the user's options; a demo choice has no base URL until its server is started."""
+    """The profile and endpoint the user's options ask for; a demo choice has no base URL until its server
+    starts."""
     if base_url:
         key = os.environ.get(api_key_env) if api_key_env else None
         if api_key_env and not key:

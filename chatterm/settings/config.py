@@ -1,50 +1,66 @@
-"""Settings: `config.toml` in the user config dir, overridden by `CHATTERM_*` environment variables.
+"""Settings: everything chatterm can be told, and `load_settings`, which gathers it from four sources.
 
-`CHATTERM_PROFILES__GROQ__MODEL=...` sets one field of one profile. Keys never live here unless the user
-opts in explicitly with `api_key_in_config`.
+Highest priority first: keyword arguments; `CHATTERM_*` variables, where `__` reaches into a table
+(`CHATTERM_PROFILES__GROQ__MODEL=x` changes one field of the groq preset); `config.toml` in the user config dir;
+the built-in presets. Tables merge key by key, so a `[profiles.groq]` table changes only the fields it sets. Unknown
+keys are errors at every level. API keys are not settings: they live in the environment or the system keyring
+(`settings.keys`), never in the config file.
 """
 
 from __future__ import annotations
 
 import tomllib
+from contextvars import ContextVar
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
-from pydantic import BaseModel, Field, ValidationError
-from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
+from pydantic import Field, ValidationError
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    SettingsError,
+    TomlConfigSettingsSource,
+)
 
 from chatterm import locations
+from chatterm.settings.environment import EnvironmentSource
+from chatterm.settings.errors import ConfigError, describe
+from chatterm.settings.presets import PresetsSource
+from chatterm.settings.profile import ProfileSettings
+
+if TYPE_CHECKING:
+    from pydantic_core import ErrorDetails
 
 
-class ConfigError(Exception):
-    """The config cannot be used; the message names the file and what is wrong."""
+@dataclass
+class _Loading:
+    """One call of `load_settings`: the file it reads, and the environment source, which can name the variable
+    behind a bad value (anything else at fault is in the file; the presets are always valid)."""
+
+    path: Path
+    environment: EnvironmentSource | None = None
+
+    def describe(self, error: ErrorDetails) -> str:
+        loc = error["loc"]
+        held = loc[:-1] if error["type"] == "missing" else loc  # a missing key: who made the table
+        variable = self.environment.variable_for(held) if self.environment else None
+        return f"{variable or self.path}: {describe(error, variable is not None, _keys_of_table(loc[:-1]))}"
 
 
-class ProfileSettings(BaseModel):
-    """One provider profile: an OpenAI-compatible endpoint and how to talk to it."""
+def _keys_of_table(table: tuple[str | int, ...]) -> list[str]:
+    """The keys a table may hold: the top level's or a profile's (other tables take any key)."""
+    if not table:
+        return list(Settings.model_fields)
+    if len(table) == 2 and table[0] == "profiles":
+        return list(ProfileSettings.model_fields)
+    return []
 
-    base_url: str
-    """The endpoint's base URL, up to and including `/v1` (chat is `{base_url}/chat/completions`)."""
-    model: str
-    """The model asked when none is chosen."""
-    api_key_env: str | None = None
-    """The environment variable the key is read from first (then the system keyring)."""
-    params: dict[str, Any] = Field(default_factory=dict)
-    """Extra request parameters sent with every chat request, e.g. `temperature`, `reasoning_effort`."""
-    headers: dict[str, str] = Field(default_factory=dict)
-    """Extra HTTP headers sent with every request."""
-    think_tags: bool = True
-    """Split inline `<think>...</think>` reasoning out of the answer (switch off for models that use the tag)."""
-    send_reasoning: bool = False
-    """Send earlier reasoning back in the history (most providers, DeepSeek and Groq among them, reject it)."""
-    stream_usage: bool = True
-    """Ask for token usage at the end of the stream (`stream_options.include_usage`)."""
-    connect_timeout: float = 10.0
-    """Seconds to wait for a connection."""
-    read_timeout: float = 300.0
-    """Seconds without any data before an answer is given up as stalled."""
-    local: bool = False
-    """A local server (no key); offered only when it answers on its port."""
+
+_LOADING: ContextVar[_Loading | None] = ContextVar("chatterm_settings_loading", default=None)
+"""Set while `load_settings` builds `Settings`: the sources are made inside pydantic-settings, and this is how
+they learn the file to read and hand back what an error message needs."""
 
 
 class Settings(BaseSettings):
@@ -70,31 +86,35 @@ class Settings(BaseSettings):
         dotenv_settings: PydanticBaseSettingsSource,
         file_secret_settings: PydanticBaseSettingsSource,
     ) -> tuple[PydanticBaseSettingsSource, ...]:
-        return (env_settings, init_settings)  # the environment wins over the file
+        """Keyword arguments, then the environment, then the config file, then the presets (no dotenv, no secrets
+        dir). The file is the one `load_settings` was given, else where `locations` puts it at this moment."""
+        loading = _LOADING.get()
+        path = loading.path if loading else locations.config_file()
+        environment = EnvironmentSource(settings_cls)
+        if loading:
+            loading.environment = environment
+        config_file = TomlConfigSettingsSource(settings_cls, toml_file=path)
+        return (init_settings, environment, config_file, PresetsSource(settings_cls))
 
 
 def load_settings(path: Path | None = None) -> Settings:
-    """The settings from `config.toml` (if any) with the environment on top; a clear error if invalid."""
-    path = path or locations.config_file()
-    data: dict[str, Any] = {}
-    if path.exists():
-        try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except tomllib.TOMLDecodeError as exc:
-            raise ConfigError(f"{path}: not valid TOML ({exc})") from None
-        except (OSError, UnicodeDecodeError) as exc:
-            raise ConfigError(f"{path}: cannot be read ({exc})") from None
-    from chatterm.settings.presets import PRESETS
-
-    profiles: dict[str, Any] = data["profiles"] if isinstance(data.get("profiles"), dict) else {}
-    merged = {name: preset.model_dump() for name, preset in PRESETS.items()}
-    for name, fields in profiles.items():
-        base = merged.get(name, {})
-        merged[name] = {**base, **fields} if isinstance(fields, dict) else fields
-    data = {**data, "profiles": merged}
+    """The settings, with `path` (default: the user's `config.toml`) as the file; a `ConfigError` of one line,
+    naming the file or the variable, the table and the key, when they cannot be used."""
+    loading = _Loading(path or locations.config_file())
+    if loading.path.exists() and not loading.path.is_file():
+        raise ConfigError(f"{loading.path}: not a file")
+    token = _LOADING.set(loading)
     try:
-        return Settings(**data)
+        return Settings()
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{loading.path}: not valid TOML: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{loading.path}: not valid TOML: not UTF-8 text (byte {exc.start})") from None
+    except OSError as exc:
+        raise ConfigError(f"{loading.path}: cannot be read ({exc.strerror or exc})") from None
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(part) for part in first["loc"])
-        raise ConfigError(f"{path}: {where}: {first['msg']}") from None
+        raise ConfigError(loading.describe(exc.errors()[0])) from None
+    except SettingsError as exc:
+        raise ConfigError(f"the CHATTERM_* variables cannot be used ({exc})") from None
+    finally:
+        _LOADING.reset(token)

@@ -9,14 +9,15 @@ import tomlkit.exceptions
 
 from chatterm import locations
 from chatterm.private_files import write_private
-from chatterm.settings.config import ConfigError, ProfileSettings
+from chatterm.settings.errors import ConfigError
+from chatterm.settings.profile import ProfileSettings
 
 
 def _document(path: Path) -> tomlkit.TOMLDocument:
     try:
         return tomlkit.parse(path.read_text(encoding="utf-8")) if path.exists() else tomlkit.document()
     except tomlkit.exceptions.ParseError as exc:
-        raise ConfigError(f"{path}: not valid TOML ({exc})") from None
+        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: cannot be read ({exc})") from None
 
@@ -53,6 +54,7 @@ def remove_profile(name: str, path: Path | None = None) -> bool:
 
 
 def set_default(name: str, path: Path | None = None) -> Path:
+    """Make `name` the default profile in config.toml, keeping the rest of the file."""
     path = path or locations.config_file()
     document = _document(path)
     document["default_profile"] = name

@@ -1,8 +1,14 @@
-"""Built-in provider presets: ready to use once a key exists (or, for local servers, once they answer)."""
+"""Built-in provider presets, ready to use once a key exists (or, for local servers, once they answer), and the
+settings source that lays them beneath everything the user sets."""
 
 from __future__ import annotations
 
-from chatterm.settings.config import ProfileSettings
+from typing import Any
+
+from pydantic.fields import FieldInfo
+from pydantic_settings import PydanticBaseSettingsSource
+
+from chatterm.settings.profile import ProfileSettings
 
 PRESETS: dict[str, ProfileSettings] = {
     "groq": ProfileSettings(
@@ -42,3 +48,14 @@ PRESETS: dict[str, ProfileSettings] = {
     "vllm": ProfileSettings(base_url="http://127.0.0.1:8000/v1", model="default", local=True),
     "lmstudio": ProfileSettings(base_url="http://127.0.0.1:1234/v1", model="default", local=True),
 }
+
+
+class PresetsSource(PydanticBaseSettingsSource):
+    """The presets as the lowest settings source. Sources merge table by table, key by key, so a `[profiles.groq]`
+    table or a `CHATTERM_PROFILES__GROQ__MODEL` variable changes only the fields it sets."""
+
+    def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
+        return (self()["profiles"] if field_name == "profiles" else None), field_name, False
+
+    def __call__(self) -> dict[str, Any]:
+        return {"profiles": {name: preset.model_dump() for name, preset in PRESETS.items()}}
