@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+import re
 import time
 from collections.abc import Callable
 
@@ -43,9 +45,14 @@ async def send(pilot: Pilot[None], app: ChatApp, text: str) -> None:
     await pilot.press("enter")
 
 
+def shown_text(svg: str) -> str:
+    """The text of a screenshot (`App.export_screenshot`), for asserting what the screen shows."""
+    return html.unescape(re.sub(r"<[^>]+>", "", svg)).replace("\xa0", " ")
+
+
 async def settled(pilot: Pilot[None], quiet: float = 0.15, timeout: float = 10.0) -> str:
-    """The screen once it stops changing (the same for `quiet` seconds): what a snapshot should be taken of, however
-    busy the machine is."""
+    """The screen once it stops changing (the same for `quiet` seconds), as a screenshot: what a snapshot should be
+    taken of, however busy the machine is (`shown_text` reads it)."""
     deadline = time.monotonic() + timeout
     shot, since = pilot.app.export_screenshot(), time.monotonic()
     while time.monotonic() - since < quiet:

@@ -18,7 +18,7 @@ from chatterm.ui.markdown.view import GROWTH_ROOM, MarkdownView
 from chatterm.ui.widgets.conversation import FOLLOW_STEP, ConversationView
 from chatterm.ui.widgets.messages import AssistantMessage
 from tests.faultserver import LINES, FaultServer
-from tests.ui.helpers import app_for, send, wait_for
+from tests.ui.helpers import app_for, send, settled, shown_text, wait_for
 
 
 class Host(App[None]):
@@ -242,3 +242,25 @@ async def test_asking_whether_a_view_can_wait_does_not_ask_where_widgets_are(mon
         monkeypatch.setattr(Screen, "find_widget", spied)
         assert view.can_wait(messages[0].markdown) and not view.can_wait(messages[-1].markdown)
         assert asked == []
+
+
+async def test_an_answer_ending_in_a_notice_is_on_screen_however_late_the_end_is_handled(
+    faults: FaultServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A short conversation is drawn against the bottom edge. When the answer ends, the view keeps to its end after
+    the frame that lays the last message out; on a busy machine that frame can come first, and the message that
+    only holds a notice (an error, no text) was left below the edge, off screen."""
+    later: Callable[..., Any] = ConversationView.call_after_refresh
+
+    def late(self: ConversationView, callback: Callable[[], object], *args: Any) -> bool:
+        self.set_timer(0.3, lambda: later(self, callback, *args))
+        return True
+
+    monkeypatch.setattr(ConversationView, "call_after_refresh", late)
+    app = app_for(faults.url("e401"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await send(pilot, app, "Explain briefly")
+        await wait_for(pilot, lambda: bool(app.chat_screen.messages()) and app.chat_screen.messages()[-1].finished)
+        await pilot.pause(0.6)
+        shot = shown_text(await settled(pilot))
+        assert "HTTP 401: Invalid API Key" in shot and "Explain briefly" in shot

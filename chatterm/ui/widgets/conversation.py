@@ -77,11 +77,12 @@ class ConversationView(VerticalScroll):
         self._pending = None
 
     def _anchor_at_end(self) -> None:
+        """Keep to the end from now on. The anchor puts the view at its end when the view is next laid out (against
+        the bottom edge when the conversation is shorter than the view), so a layout is asked for: the frame that
+        laid out the last message may already have passed."""
         if not self._streaming:  # (not if the next answer already started)
-            self.anchor()  # (scrolls to the end, now that the views have their exact heights)
-            shortfall = self.virtual_size.height - self.scrollable_content_region.height
-            if shortfall < 0:  # shorter than the view: against the bottom edge, as the anchor draws it
-                self._scroll_to_line(shortfall)
+            self.anchor()
+            self.refresh(layout=True)
 
     def text_appended(self, view: MarkdownView) -> None:
         """A text view in the conversation has more (or fewer) lines: scroll with it (`markdown_view.Follower`)."""
