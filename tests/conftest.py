@@ -46,7 +46,7 @@ class MemoryKeyring(KeyringBackend):
     priority = 1  # type: ignore[assignment]
 
     def __init__(self) -> None:
-        super().__init__()
+        super().__init__()  # type: ignore[no-untyped-call]
         self.store: dict[tuple[str, str], str] = {}
 
     def get_password(self, service: str, username: str) -> str | None:

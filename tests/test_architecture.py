@@ -72,7 +72,7 @@ def _private_imports(path: Path) -> list[str]:
                 continue
             private = [part for part in parts[1:] if part.startswith("_")] + [n for n in names if n.startswith("_")]
             if private:
-                found.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno} {module} {names}")
+                found.append(f"{path.relative_to(PACKAGE.parent)}:{getattr(node, 'lineno', 0)} {module} {names}")
     return found
 
 

@@ -243,7 +243,8 @@ def test_a_growing_answer_is_written_as_a_fresh_render_writes_it(chunks: list[by
     from chatterm.cassette.model import Interaction, Request, Response
     from chatterm.cassette.vcr import ItemWriter, assemble_vcr
 
-    writer, body, offsets = ItemWriter(), b"", []
+    writer, body = ItemWriter(), b""
+    offsets: list[tuple[float, int]] = []
     for number, chunk in enumerate(chunks):
         body = chunk if number in restarts else body + chunk  # (a body that is not a continuation starts afresh)
         offsets = [(at, min(end, len(body))) for at, end in offsets if end <= len(body)]

@@ -123,7 +123,8 @@ def test_keyring_set_status_delete(monkeypatch: pytest.MonkeyPatch, capsys: pyte
 
 
 def test_no_keyring_backend_gives_one_line_and_the_env_route() -> None:
-    for args in (("key", "set", "groq"), ("key", "status", "groq"), ("key", "delete", "groq")):
+    commands: list[tuple[str, ...]] = [("key", "set", "groq"), ("key", "status", "groq"), ("key", "delete", "groq")]
+    for args in commands:
         result = run_chatterm(*args, input=TEST_KEY + "\n")
         assert "Traceback" not in result.stderr
         if args[1] != "status":

@@ -31,7 +31,8 @@ def saved_turns(app: ChatApp) -> list[dict[str, Any]]:
     app.session.saver.flush()
     path = app.session.path
     assert path is not None and path.exists()
-    return summarize(load_recording(path))["turns"]
+    turns: list[dict[str, Any]] = summarize(load_recording(path))["turns"]
+    return turns
 
 
 async def test_reasoning_pane_open_while_thinking_closed_after(faults: FaultServer) -> None:

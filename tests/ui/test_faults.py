@@ -30,7 +30,9 @@ async def finished_answer(pilot: Any, app: ChatApp, prompt: str = "hi") -> Any:
 def saved(app: ChatApp) -> list[dict[str, Any]]:
     assert app.session is not None and app.session.saver is not None
     app.session.saver.flush()
-    return summarize(load_recording(app.session.path))["turns"]  # type: ignore[arg-type]
+    assert app.session.path is not None
+    turns: list[dict[str, Any]] = summarize(load_recording(app.session.path))["turns"]
+    return turns
 
 
 @pytest.mark.parametrize(

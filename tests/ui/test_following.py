@@ -153,7 +153,7 @@ async def test_a_resize_measures_messages_far_out_of_sight_after_the_frame() -> 
                 return True
             return False
 
-        view.can_wait = spied  # type: ignore[method-assign]
+        view.can_wait = spied  # type: ignore[method-assign, assignment]
         await pilot.resize_terminal(60, 30)
         await pilot.pause()
         views = [m.markdown for m in messages]
@@ -211,7 +211,7 @@ async def test_a_theme_change_draws_messages_out_of_sight_after_the_frame() -> N
             queued.append(markdown)
             measure_later(markdown)
 
-        view.measure_later = spied  # type: ignore[method-assign]
+        view.measure_later = spied  # type: ignore[method-assign, assignment]
         app.theme = "textual-light"
         await pilot.pause()
         assert len(queued) == len(messages), "each message was left to be drawn later, or when in sight"

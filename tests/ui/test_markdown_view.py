@@ -206,7 +206,7 @@ def random_text(rng: random.Random) -> str:
     return "".join(rng.choice(pieces) if rng.random() < 0.5 else rng.choice(pieces[:3]) + " " for _ in range(60))
 
 
-def drawn(view: TextView) -> list[Strip]:
+def drawn(view: MarkdownView) -> list[Strip]:
     """The lines as the terminal shows them (Rich may cut a run of same-styled text into segments differently)."""
     return [line.simplify() for line in view.lines]
 

@@ -64,7 +64,7 @@ def compare(app: ChatApp) -> collections.Counter[str]:
         asked[counting] += crop.height
         return render_lines(widget, crop)
 
-    Widget.render_lines = counted  # type: ignore[method-assign]
+    Widget.render_lines = counted  # type: ignore[method-assign, assignment]
     try:
         for regions in update_regions():
             counting = "theirs"
