@@ -166,7 +166,7 @@ def session_info(path: Path) -> SessionInfo:
 
 @functools.lru_cache(maxsize=4096)
 def _read_info(path: Path, stamp: tuple[int, int]) -> SessionInfo:
-    """(`stamp`, the file's change time in ns and size, keys the cache: a session is read whole, about 20 ms a MB.)"""
+    """(`stamp`, the file's change time in ns and size, keys the cache: a session is read whole to be listed.)"""
     modified = stamp[0] / 1e9
     try:
         recording = load_recording(path)

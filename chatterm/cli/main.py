@@ -29,8 +29,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _dispatch(args: argparse.Namespace) -> int:
     if args.command in (None, "replay"):
-        # Start-up builds a lot and frees little, so the collections it triggers find nothing to free; they cost
-        # 70-100 ms before the first frame. The app turns collection back on, tuned, once it is up.
+        # Start-up builds a lot and frees little, so the collections it triggers find nothing to free and only delay
+        # the first frame. The app turns collection back on, tuned, once it is up (chatterm.ui.memory).
         gc.disable()
     from chatterm.cassette.model import RecordingError
     from chatterm.settings.errors import ConfigError

@@ -85,8 +85,8 @@ class ChatApp(App[None]):
 
     def _choose_theme(self) -> list[str]:
         """Register the themes found and set the remembered or configured one, before anything is styled: set in
-        `on_mount`, the first frame was drawn in Textual's default theme, then all styles were worked out again in
-        this one (a flash of the wrong colours, and about 60 ms). Returns what the user should be told."""
+        `on_mount`, the first frame would be drawn in Textual's default theme and every style worked out again in
+        this one. Returns what the user should be told."""
         themes, problems = load_themes()
         for theme in themes:
             self.register_theme(theme)

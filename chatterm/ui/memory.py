@@ -1,14 +1,13 @@
 """Keeping garbage collection out of the way of the stream.
 
 A streaming frame creates many short-lived objects (strips and their caches). With the default thresholds, full
-collections over everything built at start-up paused the event loop for 150-250 ms (bench H1: frame p99
-207 ms -> 25 ms once tuned), and later, over a long conversation's widgets, 30-160 ms each.
+collections walk everything built at start-up and, later, a long conversation's widgets, and pause the event loop
+while the answer draws (bench H1 measures the pauses).
 
-So: start-up runs with collection off (the command line turns it off: start-up frees almost nothing, and its
-collections cost 70-100 ms before the first frame); objects that live for the whole run are moved out of the
-collector's way once, after start-up, and collection is turned on again; young collections run as usual; full
-collections are left to quiet moments (`collect_when_idle`, a moment after an answer ends) and only forced,
-rarely, by the collector itself.
+So: start-up runs with collection off (the command line turns it off: start-up frees almost nothing); objects that
+live for the whole run are moved out of the collector's way once, after start-up, and collection is turned on
+again; young collections run as usual; full collections are left to quiet moments (`collect_when_idle`, a moment
+after an answer ends) and only forced, rarely, by the collector itself.
 """
 
 from __future__ import annotations

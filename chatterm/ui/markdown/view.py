@@ -157,10 +157,8 @@ class MarkdownView(Widget):
             self._follower.text_appended(self)
 
     def _relayout(self) -> None:
-        """Ask for a layout: the height changed. Textual caches a widget's box model until the widget's layout
-        counter moves, and a request made while an earlier one is pending does not move it; if the screen lays out
-        in between (another widget asked), the height it cached then is kept. A whole answer arriving at once
-        (grown, then fitted, in one go) was left with its room and shown as blank lines."""
+        """Ask for a layout that measures the view again (the height changed), even with a request pending
+        (`chatterm.ui.render.widgets.relayout`)."""
         relayout(self)
 
     def fit_height(self) -> None:
@@ -340,8 +338,8 @@ class MarkdownView(Widget):
 
     def measure(self) -> None:
         """Draw the lines put off while the widget was out of sight: for the width it was laid out at (its height
-        follows at the next layout), or in a new theme's colours. A new width or theme draws every message again,
-        which took 0.7 s for 20 long answers."""
+        follows at the next layout), or in a new theme's colours. A new width or theme would otherwise draw every
+        message of a long conversation in one frame (bench: resize after 20 long answers)."""
         width, self._later = self._later, 0
         restyled, self._restyled = self._restyled, False
         if width and width != self._width:
@@ -393,8 +391,8 @@ WARM_LANGUAGES = ("python", "javascript", "typescript", "bash", "json")
 
 def warm_up(languages: tuple[str, ...] = WARM_LANGUAGES) -> None:
     """Prepare the code highlighters of the commonest languages, in a thread after start-up: Pygments compiles a
-    language's regular expressions the first time its lexer is made (about 50 ms for Python), which otherwise
-    stalled the frame that drew an answer's first code block in that language."""
+    language's regular expressions the first time its lexer is made, which would otherwise hold the frame that
+    draws an answer's first code block in that language."""
     from pygments.lexers import get_lexer_by_name
     from pygments.util import ClassNotFound
 

@@ -18,11 +18,11 @@ render.
 
 It also mends a slip of Textual's (`MendedCompositor`, which the dialogs use too): after a scroll, asking where a
 widget is arranges the whole screen again, and the next layout is compared with that arrangement, so what moved or
-went away in between was never repainted (a notification that timed out stayed on the terminal). Here that
-arrangement marks what changed since the one before.
+went away in between would never be repainted (a notification that times out over a scrolled view would stay on
+the terminal). Here that arrangement marks what changed since the one before.
 
 It overrides private parts of Textual's `Compositor` (`_get_renders`, `full_map`, and the dirty regions that
-`reflow_visible` marks): pyproject.toml holds Textual to the 8.2 series.
+`reflow_visible` marks), so it is used only where `support.custom_rendering()` says they are there.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ class MendedCompositor(Compositor):
             return super().full_map
         # After a scroll Textual arranges the whole screen again when something asks where a widget is, and the next
         # layout is compared with that arrangement: what moved or went away in between (a notification that timed
-        # out, the answer scrolled under a dialog) was never repainted. Mark it here, against the arrangement before.
+        # out, the answer scrolled under a dialog) would never be repainted. Mark it here, against the one before.
         before = self._visible_map if self._visible_map is not None else self._full_map
         arranged = super().full_map
         if self.size.region not in self._dirty_regions:

@@ -1,9 +1,9 @@
 """A vertical scrollbar that repaints only the rows a scroll changes.
 
 Textual's `ScrollBar` renders itself whole, through Rich, each time its position changes. A conversation that
-follows a streaming answer scrolls every few lines, and at 160x50 re-rendering the bar was the largest single part
-of such a frame (about 40% of it). This one builds its rows directly, with the glyphs and colours of Textual's own
-`ScrollBarRender`, and a new position repaints only the rows where the ends of the thumb moved (one or two).
+follows a streaming answer scrolls every few lines, which makes the bar a large part of such a frame. This one
+builds its rows directly, with the glyphs and colours of Textual's own `ScrollBarRender`, and a new position
+repaints only the rows where the ends of the thumb moved (one or two).
 """
 
 from __future__ import annotations

@@ -36,11 +36,12 @@ if TYPE_CHECKING:
 MAX_MOUNTED_TURNS = 50
 """Turns kept on screen; older ones leave the view (they stay in the session and in the history)."""
 PRUNE_SLACK = 10
-"""Turns allowed above MAX_MOUNTED_TURNS until a quiet moment: removing turns relayouts the whole view (~80 ms
-with 50 turns), so it is done when nobody waits for the screen, or at once past this many."""
+"""Turns allowed above MAX_MOUNTED_TURNS until a quiet moment: removing turns relayouts the whole view, so it is
+done when nobody waits for the screen, or at once past this many."""
 OPENED_TURNS = 20
 """Turns put on screen when a recording is opened or replayed at once: more than a screenful, and few enough that
-a 500-turn session is interactive in about a second (its earlier turns stay in the file and the history)."""
+a long session is interactive at once (bench: 500-turn session; its earlier turns stay in the file and the
+history)."""
 TIDY_DELAY = 1.0
 """Seconds after an answer ends before old turns are removed and garbage collected, if nothing streams."""
 

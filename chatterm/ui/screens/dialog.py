@@ -10,7 +10,7 @@ from chatterm.ui.render.widgets import install_compositor
 
 class Dialog(ModalScreen[ScreenResultType]):
     """A modal screen whose compositor repaints what a scroll and a lazy re-arrangement left behind (a notification
-    that timed out over a scrolled list stayed on the terminal otherwise)."""
+    that times out over a scrolled list would otherwise stay on the terminal)."""
 
     def __init__(self) -> None:
         super().__init__()

@@ -65,7 +65,7 @@ class SessionsScreen(Dialog[Path | None]):
 
     def _read_all(self) -> None:
         """Read the sessions in a thread, a batch at a time onto the list, newest first: each is parsed whole, and a
-        hundred long ones took seconds, with the app frozen until all were read."""
+        hundred long ones take seconds, which the app must not wait for."""
         if self._read is None:
             from chatterm.cassette.store import session_info
 

@@ -103,16 +103,16 @@ class ConversationView(VerticalScroll):
         return self.following or anchor_held(self)
 
     def can_wait(self, view: MarkdownView) -> bool:
-        """Whether a finished text view may keep its old height at a new width and be measured after the frame: when
-        the terminal is resized, every message was drawn again at once (0.7 s for 20 long answers). Only while the
-        conversation keeps to its end, and only the views of messages more than OUT_OF_SIGHT screens above it; what
-        shows, and near it, is laid out exactly."""
+        """Whether a finished text view may keep its old height at a new width and be measured after the frame, so
+        that a resize does not draw every message of a long conversation in one frame. Only while the conversation
+        keeps to its end, and only the views of messages more than OUT_OF_SIGHT screens above it; what shows, and
+        near it, is laid out exactly."""
         if not self._keeps_end:
             return False
         message = next((node for node in view.ancestors_with_self if node.parent is self), None)
         below = self._heights_below().get(message) if isinstance(message, Widget) else None
         # (`outer_size`, not `size`: asked inside a layout, `size` asks where the view is, which arranges the whole
-        # screen again there and then; a long answer's view was drawn twice for it at the end of a fast stream)
+        # screen again there and then)
         if below is None or below <= (1 + OUT_OF_SIGHT) * self.outer_size.height:
             return False
         self.measure_later(view)

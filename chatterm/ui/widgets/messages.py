@@ -22,8 +22,8 @@ from chatterm.terminal_text import neutralize
 from chatterm.ui.markdown.view import MarkdownView, TextView
 
 FLUSH_INTERVAL = 0.05
-"""Seconds between screen updates while an answer streams: 20 a second, smooth to the eye, and half the work of
-each frame scales with how often it comes (bench S2: 40 ms -> 50 ms, about a tenth less CPU)."""
+"""Seconds between screen updates while an answer streams: 20 a second, smooth to the eye; much of a frame's work
+scales with how often frames come (bench S2)."""
 
 
 class UserMessage(Static):
