@@ -24,7 +24,7 @@ from chatterm.settings.config import Settings
 from chatterm.settings.keys import find_key
 from chatterm.settings.remembered import load_state, save_state
 from chatterm.ui.commands import ChatCommands
-from chatterm.ui.markdown.view import warm_up
+from chatterm.ui.markdown.blocks import warm_up
 from chatterm.ui.memory import tune_garbage_collector
 from chatterm.ui.screens.chat import ChatScreen
 from chatterm.ui.screens.profiles import ProfileRow, ProfileScreen, Switch

@@ -394,7 +394,7 @@ WARMED = """
 import asyncio
 from pygments.lexer import RegexLexer
 from pygments.lexers import find_lexer_class_by_name
-from chatterm.ui.markdown.view import WARM_LANGUAGES
+from chatterm.ui.markdown.blocks import WARM_LANGUAGES
 from tests.ui.helpers import app_for, wait_for
 
 async def main() -> None:

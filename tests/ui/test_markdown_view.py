@@ -9,7 +9,8 @@ from textual.app import App, ComposeResult
 from textual.strip import Strip
 from textual.widget import Widget
 
-from chatterm.ui.markdown.view import MarkdownView, TextView
+from chatterm.ui.markdown.text import TextView
+from chatterm.ui.markdown.view import MarkdownView
 from chatterm.ui.render.support import custom_rendering
 
 DOCUMENT = (
@@ -125,7 +126,7 @@ def test_the_shared_parser_draws_exactly_as_rich_does() -> None:
     from rich.console import Console
     from rich.markdown import Markdown
 
-    from chatterm.ui.markdown.view import _markdown
+    from chatterm.ui.markdown.blocks import markdown as _markdown
 
     console = Console(width=70, color_system="truecolor")
     options = console.options.update(height=None)

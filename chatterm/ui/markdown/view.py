@@ -15,45 +15,41 @@ repainted. So while an answer streams, the widget grows a screen's height at a t
 written into that room as they come; the conversation follows the end of the text, not the end of the widget
 (`ConversationView`), told as soon as the text has more lines (`Follower`). `fit_height()` gives the widget
 its exact height when the answer ends.
+
+The contract, for whoever writes into a view (`AssistantMessage`, `ReasoningPane`):
+
+- `append(text)` and `update(text)` are called on the event loop, from the app's thread only; `append` is meant
+  to be called a frame at a time with what arrived since (the caller buffers), not per token.
+- Text is shown as given: the caller neutralises escape sequences first (`chatterm.terminal_text`).
+- `source` is always exactly the text appended so far; what is drawn is Rich's rendering of `source` at the
+  widget's width, the same whatever pieces it arrived in (tests/ui/test_markdown_view.py holds this).
+- `fit_height()` once the text is complete; until then the widget may be taller than its lines.
 """
 
 from __future__ import annotations
 
-import copy
-import functools
-import re
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 from rich.console import RenderableType
 from rich.segment import Segment
-from rich.text import Text
 from textual.geometry import Region, Size
 from textual.strip import Strip
 from textual.widget import Widget
 
+from chatterm.ui.markdown.blocks import (
+    FENCE,
+    ITEM,
+    last_item,
+    markdown,
+    same_drawing,
+    starts_item,
+    without_blank_end,
+)
 from chatterm.ui.render.widgets import relayout
-from chatterm.ui.render.wrap import line_breaks
-
-if TYPE_CHECKING:
-    from markdown_it import MarkdownIt
-    from rich.markdown import Markdown
 
 GROWTH_ROOM = 16
 """Lines of room, at least, added below a streaming text each time it outgrows its height (a screen's height
 when the screen is taller): one relayout per screenful of text."""
-
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-_ITEM = re.compile(r"^ {0,3}([-*+] |\d+[.)] |>)", re.MULTILINE)
-"""A list item or a quote: a next block starting like this may continue the one before, and so may an indented
-block after a list or quote. Anything else starts afresh, so what came before can be frozen."""
-
-_ITEM_START = re.compile(r" {0,3}([-*+]|\d{1,9}[.)])[ \t]+(\S)")
-"""A line that starts a list item with some text, where the tail may be split (see `_render_tail`)."""
-_RULE_LIKE = re.compile(r"[-*_ \t]*")
-"""A line that more text could still turn into a thematic break ("- - -"), not a list item."""
-_SPACE_AT_LINE_END = re.compile(r"[ \t]+(?=\n)")
-_BLANK_LINES = re.compile(r"\n{3,}")
-
 
 @runtime_checkable
 class Follower(Protocol):
@@ -178,7 +174,7 @@ class MarkdownView(Widget):
         position = 0
         for line in self._tail.splitlines(keepends=True):
             end = position + len(line)
-            if _FENCE.match(line):
+            if FENCE.match(line):
                 in_fence = not in_fence
             elif not in_fence and not line.strip() and line.endswith("\n"):
                 boundaries.append(end)
@@ -202,9 +198,9 @@ class MarkdownView(Widget):
     @staticmethod
     def _continues(following: str, before: str) -> bool:
         """Whether a block starting with `following` may belong to the blocks `before` it (a list, a quote)."""
-        if _ITEM.match(following):
+        if ITEM.match(following):
             return True
-        return following[0] in " \t" and _ITEM.search(before) is not None
+        return following[0] in " \t" and ITEM.search(before) is not None
 
     def _freeze(self, end: int) -> None:
         """The open chunk up to `end` is final: render it once and add it to the frozen lines."""
@@ -229,12 +225,12 @@ class MarkdownView(Widget):
 
     def renderable(self, text: str) -> RenderableType:
         """What one chunk of the text is drawn as."""
-        return _markdown(text, "monokai" if self.app.current_theme.dark else "default")
+        return markdown(text, "monokai" if self.app.current_theme.dark else "default")
 
     def _render_text(self, text: str) -> list[Strip]:
         if not text.strip():
             return []
-        return self._strips(_without_blank_end(self._render_lines(text.strip("\n"))))
+        return self._strips(without_blank_end(self._render_lines(text.strip("\n"))))
 
     def _render_lines(self, text: str) -> list[list[Segment]]:
         console = self.app.console
@@ -253,14 +249,14 @@ class MarkdownView(Widget):
         item starts; if it is not, the tail is rendered whole."""
         tail = self._tail
         start = len(self._source) - len(tail)
-        offset = _last_item(tail)
+        offset = last_item(tail)
         if offset and self._split[0] != (start, offset):  # a new item: does the whole tail end with its lines?
             whole = self._render_text(tail)
             item = self._render_text(tail[offset:])
             drop = 1 if item and not item[0].text.strip() else 0  # (the blank line Rich draws before a list)
             own = len(item) - drop
-            alike = 0 < own <= len(whole) and _same(item[drop:], whole[len(whole) - own :])
-            alike = alike and _starts_item(tail, tail.count("\n", 0, offset))
+            alike = 0 < own <= len(whole) and same_drawing(item[drop:], whole[len(whole) - own :])
+            alike = alike and starts_item(tail, tail.count("\n", 0, offset))
             self._split = ((start, offset), (whole[: len(whole) - own], drop) if alike else None)
             return whole
         return self._render_block(tail, start, offset)
@@ -270,7 +266,7 @@ class MarkdownView(Widget):
         item (`offset` in it; see `_render_tail`), the block being the tail, or the tail become the open chunk or
         frozen, with more text: only that item is rendered and the lines before it are kept; else all of it."""
         key, split = self._split
-        if split is not None and key[0] == start and key[1] == (_last_item(block) if offset is None else offset):
+        if split is not None and key[0] == start and key[1] == (last_item(block) if offset is None else offset):
             head, drop = split
             item = self._render_text(block[key[1] :])
             if len(item) > drop and not (drop and item[0].text.strip()):
@@ -375,146 +371,3 @@ class MarkdownView(Widget):
                 self._follower.measure_later(self)
             else:
                 self.measure()
-
-
-@functools.cache
-def _markdown_parts(code_theme: str) -> tuple[Markdown, MarkdownIt]:
-    from markdown_it import MarkdownIt
-    from rich.markdown import Markdown  # imported after the first frame (see ui.app)
-
-    return Markdown("", code_theme=code_theme), MarkdownIt().enable("strikethrough").enable("table")
-
-
-WARM_LANGUAGES = ("python", "javascript", "typescript", "bash", "json")
-"""The languages answers show code in most, whose highlighters `warm_up` prepares."""
-
-
-def warm_up(languages: tuple[str, ...] = WARM_LANGUAGES) -> None:
-    """Prepare the code highlighters of the commonest languages, in a thread after start-up: Pygments compiles a
-    language's regular expressions the first time its lexer is made, which would otherwise hold the frame that
-    draws an answer's first code block in that language."""
-    from pygments.lexers import get_lexer_by_name
-    from pygments.util import ClassNotFound
-
-    for language in languages:
-        try:
-            get_lexer_by_name(language)
-        except ClassNotFound:  # pragma: no cover - a Pygments without it
-            continue
-
-
-def _markdown(text: str, code_theme: str) -> RenderableType:
-    """Rich's Markdown of `text` with one shared markdown-it parser, configured as Rich configures its own: Rich
-    builds a parser per instance, two thirds of the cost of making one, and the block being written is drawn 20
-    times a second."""
-    template, parser = _markdown_parts(code_theme)
-    markdown = copy.copy(template)
-    markdown.markup = text
-    markdown.parsed = parser.parse(text)
-    return markdown
-
-
-class TextView(MarkdownView):
-    """Plain text that grows while it streams (the reasoning), drawn the same incremental way, word-wrapped.
-
-    Reasoning often comes as one paragraph thousands of words long, which the Markdown view would re-wrap whole at
-    every frame. Word wrapping is greedy, so appending text changes only the last line of a paragraph: the lines
-    before it are kept, with the text they hold (`_kept`), and only the last line is wrapped again."""
-
-    DEFAULT_CSS = """
-    TextView { height: auto; width: 1fr; }
-    """
-
-    def __init__(self, source: str = "", *, id: str | None = None, classes: str | None = None) -> None:
-        self._kept: list[Strip] = []
-        """The lines of the tail that more text cannot change."""
-        self._kept_text = ""
-        """The start of the tail (without its leading newlines) that `_kept` draws."""
-        self._kept_start = (0, 0)
-        """Where in the source the tail those lines belong to starts, and the width they were drawn at."""
-        super().__init__(source, id=id, classes=classes)
-
-    def _forget_kept(self) -> None:
-        self._kept, self._kept_text, self._kept_start = [], "", (0, 0)
-
-    def update(self, source: str) -> None:
-        self._forget_kept()
-        super().update(source)
-
-    def notify_style_update(self) -> None:
-        self._forget_kept()  # (drawn in the old colours)
-        super().notify_style_update()
-
-    def renderable(self, text: str) -> RenderableType:
-        return Text(text)
-
-    @staticmethod
-    def _plain(text: str) -> str:
-        """The text as drawn, the same however it arrived, in one piece or split into blocks at blank lines: spaces
-        that end a line are dropped (Rich can fold them onto a line of their own), blank lines in a row are one."""
-        return _BLANK_LINES.sub("\n\n", _SPACE_AT_LINE_END.sub("", text))
-
-    def _render_text(self, text: str) -> list[Strip]:
-        return super()._render_text(self._plain(text))
-
-    def _render_tail(self) -> list[Strip]:
-        text = self._tail.strip("\n")  # (as `_render_text` draws it)
-        kept = self._kept_text
-        rest = text[len(kept) :]
-        # (tabs are expanded from the start of a line of the source: a line with tabs is cut only at its start)
-        tab_after_cut = "\t" in rest.partition("\n")[0] and not kept.endswith("\n")
-        start = (len(self._source) - len(self._tail), self._width)  # (a tail that starts anew: kept lines are not)
-        if self._kept_start != start or not text.startswith(kept) or tab_after_cut:
-            self._forget_kept()
-            self._kept_start, rest = start, text
-        last = rest.rpartition("\n")[2]
-        breaks = (line_breaks(last, self._width) if last and "\t" not in last else None) or []
-        # (a line that starts with a word, not one inside a word folded across lines, which more text can refold)
-        starts = [at for at in breaks if last[at - 1].isspace() and not last[at].isspace()]
-        settled = rest[: len(rest) - len(last) + (starts[-1] if starts else 0)]
-        if settled:  # whole lines of the source, then the wrapped lines of the last but its last one
-            lines = self._render_lines(self._plain(settled))
-            if settled.endswith("\n"):
-                lines.pop()  # (the empty line after a final newline)
-            self._kept.extend(self._strips(lines))
-            self._kept_text += settled
-        writing = rest[len(settled) :]
-        if not writing.strip():  # ends in a blank line, which a whole text does not draw (rare: draw it whole)
-            return self._render_text(self._tail)
-        lines = _without_blank_end(self._render_lines(self._plain(writing)))  # (spaces folded onto a line)
-        return [*self._kept, *self._strips(lines)]
-
-
-def _last_item(text: str) -> int:
-    """Where the last line that starts a list item begins, after the first line and outside code fences (0: none);
-    not a line that more text could turn into a thematic break ("- - -")."""
-    at = offset = 0
-    in_fence = False
-    for line in text.splitlines(keepends=True):
-        if _FENCE.match(line):
-            in_fence = not in_fence
-        elif not in_fence and at and (item := _ITEM_START.match(line)):
-            offset = at if not _RULE_LIKE.fullmatch(line[item.start(2) :].rstrip("\n")) else offset
-        at += len(line)
-    return offset
-
-
-def _starts_item(text: str, line: int) -> bool:
-    """Whether an item of a list that is not inside another block starts at `line` of `text`."""
-    _, parser = _markdown_parts("default")
-    return any(
-        token.type == "list_item_open" and token.level == 1 and token.map and token.map[0] == line
-        for token in parser.parse(text)
-    )
-
-
-def _same(lines: list[Strip], others: list[Strip]) -> bool:
-    """Whether two renders draw the same (Rich may cut a run of same-styled text into segments differently)."""
-    return len(lines) == len(others) and all(a.simplify() == b.simplify() for a, b in zip(lines, others, strict=True))
-
-
-def _without_blank_end(lines: list[list[Segment]]) -> list[list[Segment]]:
-    """`lines` less the blank lines at their end (not a code block's padding, which has a background)."""
-    while lines and all(not seg.text.strip() and not (seg.style and seg.style.bgcolor) for seg in lines[-1]):
-        lines.pop()
-    return lines

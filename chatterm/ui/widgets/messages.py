@@ -19,7 +19,8 @@ from textual.containers import Vertical
 from textual.widgets import Collapsible, Static
 
 from chatterm.terminal_text import neutralize
-from chatterm.ui.markdown.view import MarkdownView, TextView
+from chatterm.ui.markdown.text import TextView
+from chatterm.ui.markdown.view import MarkdownView
 
 FLUSH_INTERVAL = 0.05
 """Seconds between screen updates while an answer streams: 20 a second, smooth to the eye; much of a frame's work
