@@ -13,14 +13,13 @@ import json
 import struct
 from typing import Any
 
-from httpx_sse._decoders import SSEDecoder, SSELineDecoder
-
 from chatterm.decode.anthropic import AnthropicDecoder, is_anthropic
 from chatterm.decode.errors import is_error_payload, stream_error
 from chatterm.decode.eventstream import EventStreamError, FrameDecoder
 from chatterm.decode.gemini import GeminiDecoder, is_gemini
 from chatterm.decode.ollama import OllamaDecoder, is_ollama
 from chatterm.decode.openai import OpenAIDecoder
+from chatterm.decode.sse import EventAssembler, LineSplitter, MessageEvent
 from chatterm.events import Event, StreamError, StreamWarning
 
 MAX_LINE = 16 * 1024 * 1024
@@ -62,9 +61,10 @@ class BodyDecoder:
         self._anthropic = AnthropicDecoder()
         self._gemini = GeminiDecoder()
         self._ollama = OllamaDecoder(think_tags=think_tags)
-        self._text = codecs.getincrementaldecoder("utf-8")("replace")
-        self._lines = SSELineDecoder()
-        self._sse = SSEDecoder()
+        self._text = codecs.getincrementaldecoder("utf-8-sig")("replace")
+        """UTF-8 with a leading byte order mark dropped, as the event-stream standard decodes."""
+        self._lines = LineSplitter()
+        self._sse = EventAssembler()
         self._frames = FrameDecoder()
         self._pending = 0
         self._whole: list[bytes] = []
@@ -91,7 +91,7 @@ class BodyDecoder:
         self._pending = len(data) - newline - 1 if newline >= 0 else self._pending + len(data)
         if self._pending > MAX_LINE:
             return self._fail(f"a line of the stream is longer than {MAX_LINE // (1024 * 1024)} MiB")
-        return self._lines_to_events(self._lines.decode(self._text.decode(data)))
+        return self._lines_to_events(self._lines.feed(self._text.decode(data)))
 
     def close(self) -> list[Event]:
         """The body ended: release what is held back."""
@@ -104,12 +104,8 @@ class BodyDecoder:
             if self._frames.pending:
                 events.append(StreamWarning(f"{self._frames.pending} bytes after the last event-stream frame"))
         else:
-            tail = self._text.decode(b"", final=True)
-            lines = self._lines.decode(tail) if tail else []
-            lines += self._lines.flush()
-            if self.kind == SSE:
-                lines.append("")  # a last event without its blank line still counts
-            events.extend(self._lines_to_events(lines))
+            lines = self._lines.feed(self._text.decode(b"", final=True)) + self._lines.flush()
+            events.extend(self._lines_to_events(lines, end=True))
         events.extend(self._openai.finish())
         events.extend(self._ollama.finish())
         return events
@@ -118,18 +114,28 @@ class BodyDecoder:
         self._failed = True
         return [*self._openai.finish(), StreamError(status=None, message=message, kind="stream")]
 
-    def _lines_to_events(self, lines: list[str]) -> list[Event]:
+    def _lines_to_events(self, lines: list[str], end: bool = False) -> list[Event]:
+        if self.kind == NDJSON:
+            return self._ndjson_events(lines)
+        messages = self._sse.feed(lines)
+        if end:
+            messages += self._sse.close()
+        return self._sse_events(messages) if messages else []
+
+    def _ndjson_events(self, lines: list[str]) -> list[Event]:
         events: list[Event] = []
         for line in lines:
             if self.done:
                 break
-            if self.kind == NDJSON:
-                if line.strip():
-                    events.extend(self._json_text(line))
-                continue
-            sse = self._sse.decode(line)
-            if sse is None:
-                continue
+            if line.strip():
+                events.extend(self._json_text(line))
+        return events
+
+    def _sse_events(self, messages: list[MessageEvent]) -> list[Event]:
+        events: list[Event] = []
+        for sse in messages:
+            if self.done:
+                break
             data = sse.data
             if sse.event == "error":
                 events.extend(self._openai.finish())
@@ -177,7 +183,7 @@ class BodyDecoder:
             pass
         # Not one JSON document: perhaps an SSE or NDJSON body sent with the wrong Content-Type.
         self.kind = SSE if body_kind(None, body) == SSE else NDJSON
-        events = self._lines_to_events(self._lines.decode(text) + self._lines.flush() + [""])
+        events = self._lines_to_events(self._lines.feed(text) + self._lines.flush(), end=True)
         if not events:
             events.append(StreamWarning("the response body is neither JSON nor a stream chatterm knows"))
         return events
