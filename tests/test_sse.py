@@ -6,13 +6,14 @@ import codecs
 import json
 from dataclasses import dataclass, field
 from itertools import pairwise
+from typing import NamedTuple
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from chatterm.conversation.reply import Reply
 from chatterm.decode.body import SSE, BodyDecoder, decode_all
-from chatterm.decode.sse import EventAssembler, LineSplitter, MessageEvent
+from chatterm.decode.sse import EventAssembler, LineSplitter
 from chatterm.events import Content, Event
 
 BOM = "\ufeff".encode()
@@ -24,15 +25,24 @@ def lines_of(pieces: list[str]) -> list[str]:
     return lines + splitter.flush()
 
 
+class MessageEvent(NamedTuple):
+    """An event's fields, to compare (httpx-sse's `ServerSentEvent` has no equality)."""
+
+    event: str
+    data: str
+    id: str
+    retry: int | None
+
+
 def events_of(pieces: list[bytes]) -> list[MessageEvent]:
     """Bytes to events, decoded as a stream is: UTF-8 piece by piece, then lines, then events."""
     text = codecs.getincrementaldecoder("utf-8")()
     splitter, assembler = LineSplitter(), EventAssembler()
-    events: list[MessageEvent] = []
+    events = []
     for piece in pieces:
         events += assembler.feed(splitter.feed(text.decode(piece)))
     events += assembler.feed(splitter.feed(text.decode(b"", final=True)) + splitter.flush())
-    return events + assembler.close()
+    return [MessageEvent(e.event, e.data, e.id, e.retry) for e in events + assembler.close()]
 
 
 def parse(text: str) -> list[MessageEvent]:

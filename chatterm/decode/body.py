@@ -13,13 +13,15 @@ import json
 import struct
 from typing import Any
 
+from httpx_sse import ServerSentEvent
+
 from chatterm.decode.anthropic import AnthropicDecoder, is_anthropic
 from chatterm.decode.errors import is_error_payload, stream_error
 from chatterm.decode.eventstream import EventStreamError, FrameDecoder
 from chatterm.decode.gemini import GeminiDecoder, is_gemini
 from chatterm.decode.ollama import OllamaDecoder, is_ollama
 from chatterm.decode.openai import OpenAIDecoder
-from chatterm.decode.sse import EventAssembler, LineSplitter, MessageEvent
+from chatterm.decode.sse import EventAssembler, LineSplitter
 from chatterm.events import Event, StreamError, StreamWarning
 
 MAX_LINE = 16 * 1024 * 1024
@@ -131,7 +133,7 @@ class BodyDecoder:
                 events.extend(self._json_text(line))
         return events
 
-    def _sse_events(self, messages: list[MessageEvent]) -> list[Event]:
+    def _sse_events(self, messages: list[ServerSentEvent]) -> list[Event]:
         events: list[Event] = []
         for sse in messages:
             if self.done:

@@ -13,9 +13,9 @@ Two incremental parts, so that any split of a stream into chunks gives the same 
 Decoding the bytes (UTF-8, a leading byte order mark dropped) is left to the caller, which shares it with the
 other line-based framing (NDJSON).
 
-The events are chatterm's own `MessageEvent` rather than httpx-sse's `ServerSentEvent`: decoding then reads the
-same on every release of httpx-sse and needs no package beyond the standard library, and a named tuple is the
-cheapest immutable record to build once per event of a stream thousands of events long.
+The events are httpx-sse's public `ServerSentEvent`, the type the rest of the httpx world reads; the parsing is
+chatterm's own because it must be incremental over raw bytes whose arrival times are kept (a recording's pace),
+which httpx-sse's `EventSource` (reading a response's text) does not offer.
 
 One rule is relaxed on purpose: the standard drops an event whose blank line never came when the stream ends;
 `EventAssembler.close` dispatches it, since a stream cut just before its last blank line still carries a whole
@@ -25,20 +25,8 @@ last chunk of the answer.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import NamedTuple
 
-
-class MessageEvent(NamedTuple):
-    """One dispatched event (the standard's `MessageEvent`)."""
-
-    event: str
-    """The event type: the last `event` field, or "message"."""
-    data: str
-    """The `data` fields' values joined with "\\n"."""
-    id: str
-    """The last event ID: the latest `id` field of this or any earlier event, "" if none."""
-    retry: int | None
-    """The reconnection time in milliseconds the stream last asked for, if it did."""
+from httpx_sse import ServerSentEvent
 
 
 class LineSplitter:
@@ -92,9 +80,9 @@ class EventAssembler:
         self._id = ""
         self._retry: int | None = None
 
-    def feed(self, lines: Iterable[str]) -> list[MessageEvent]:
+    def feed(self, lines: Iterable[str]) -> list[ServerSentEvent]:
         """The events that `lines` complete."""
-        events: list[MessageEvent] = []
+        events: list[ServerSentEvent] = []
         for line in lines:
             if not line:
                 if self._data:
@@ -117,13 +105,13 @@ class EventAssembler:
             # Anything else, a comment (an empty name) included, is ignored.
         return events
 
-    def close(self) -> list[MessageEvent]:
+    def close(self) -> list[ServerSentEvent]:
         """The stream ended: the last event, if its blank line never came."""
         return [self._dispatch()] if self._data else []
 
-    def _dispatch(self) -> MessageEvent:
+    def _dispatch(self) -> ServerSentEvent:
         data = self._data[0] if len(self._data) == 1 else "\n".join(self._data)
-        event = MessageEvent(self._event or "message", data, self._id, self._retry)
+        event = ServerSentEvent(self._event or "message", data, self._id, self._retry)
         self._event = ""
         self._data = []
         return event

@@ -85,7 +85,7 @@ class ConversationView(VerticalScroll):
             self.refresh(layout=True)
 
     def text_appended(self, view: MarkdownView) -> None:
-        """A text view in the conversation has more (or fewer) lines: scroll with it (`chatterm.ui.markdown.view.Follower`)."""
+        """A text view in the conversation has more (or fewer) lines: scroll with it (`Follower`)."""
         if not self._streaming:
             return
         if self._pending is None and view.size.height and view.line_count <= view.size.height:
