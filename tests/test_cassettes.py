@@ -241,7 +241,7 @@ def test_a_growing_answer_is_written_as_a_fresh_render_writes_it(chunks: list[by
     offsets: at every save its item is byte for byte the one a fresh writer renders, and loads back exactly."""
     from chatterm.cassette.load import parse_recording
     from chatterm.cassette.model import Interaction, Request, Response
-    from chatterm.cassette.vcr import ItemWriter, assemble_vcr
+    from chatterm.cassette.vcr_yaml import ItemWriter, assemble_vcr
 
     writer, body = ItemWriter(), b""
     offsets: list[tuple[float, int]] = []

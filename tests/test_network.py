@@ -23,11 +23,12 @@ import pytest
 import trustme
 
 from chatterm.events import Content
-from chatterm.net import transport as network
+from chatterm.net import sockets
 from chatterm.net.client import ChatClient
 from chatterm.net.endpoint import Endpoint
 from chatterm.net.recorder import Recorder
-from chatterm.net.transport import HIGH_WATER, YIELD_READS, AsyncioBackend, AsyncioStream, http_transport
+from chatterm.net.sockets import HIGH_WATER, YIELD_READS, AsyncioBackend, AsyncioStream
+from chatterm.net.transport import http_transport
 from tests.faultserver import ANSWER, WORDS, FaultServer
 from tests.test_client import MESSAGES, ask
 
@@ -259,10 +260,10 @@ async def test_a_trickle_is_read_in_gathered_pieces_each_with_the_time_it_arrive
 ) -> None:
     """While data trickles in, the reader is woken once per GATHER and reads what arrived meanwhile piece by piece,
     each with its arrival time; the end of the stream wakes it at once."""
-    monkeypatch.setattr(network, "GATHER", 0.5)
+    monkeypatch.setattr(sockets, "GATHER", 0.5)
     loop = asyncio.get_running_loop()
     ours, theirs = socket.socketpair()
-    conn = network._Connection()
+    conn = sockets._Connection()
     transport, _ = await loop.create_connection(lambda: conn, sock=ours)
     assert isinstance(transport, asyncio.Transport)
     stream = AsyncioStream(transport, conn)
@@ -299,7 +300,7 @@ async def test_a_trickle_is_read_in_gathered_pieces_each_with_the_time_it_arrive
 async def test_a_recording_stamps_each_event_with_when_it_arrived_not_when_it_was_read(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(network, "GATHER", 0.3)
+    monkeypatch.setattr(sockets, "GATHER", 0.3)
     server = FaultServer(gap=0.06)
     await server.start()
     try:

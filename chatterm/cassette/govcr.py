@@ -5,19 +5,10 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
-from chatterm.cassette.model import Interaction, Recording, RecordingError, Request, Response, mapping
+from chatterm.cassette.model import Interaction, Recording, RecordingError, Request, Response, mapping, reason_phrase
 from chatterm.cassette.timing import format_go_duration, parse_go_duration
-from chatterm.cassette.vcr import (
-    EXTRA,
-    body_bytes,
-    decoded,
-    dump_yaml,
-    extra_of,
-    headers_from,
-    offsets_from,
-    reason_phrase,
-    text_or_bytes,
-)
+from chatterm.cassette.vcr import EXTRA, body_bytes, decoded, headers_from, offsets_from
+from chatterm.cassette.vcr_yaml import dump_yaml, extra_of, text_or_bytes
 
 
 def is_govcr(data: Any) -> bool:

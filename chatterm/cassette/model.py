@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from http import HTTPStatus
 from typing import Any
 
 Headers = dict[str, list[str]]
@@ -103,3 +104,11 @@ class Interaction:
 class Recording:
     format: str
     interactions: list[Interaction] = field(default_factory=list)
+
+
+def reason_phrase(status: int | None) -> str:
+    """The standard reason phrase of an HTTP status ("" for one HTTP does not name)."""
+    try:
+        return HTTPStatus(status or 200).phrase
+    except ValueError:
+        return ""

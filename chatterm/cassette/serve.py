@@ -14,10 +14,9 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from chatterm.cassette.model import Interaction, Recording
+from chatterm.cassette.model import Interaction, Recording, reason_phrase
 from chatterm.cassette.replay import Matcher, paced
 from chatterm.cassette.summary import reply_of
-from chatterm.cassette.vcr import reason_phrase
 
 MAX_HEADER = 64 * 1024
 MAX_BODY = 32 * 1024 * 1024

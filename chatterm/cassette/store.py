@@ -21,7 +21,7 @@ from chatterm import locations
 from chatterm.cassette.load import load_recording
 from chatterm.cassette.model import Interaction, Recording, RecordingError
 from chatterm.cassette.redact import clean_interaction
-from chatterm.cassette.vcr import ItemWriter, assemble_vcr
+from chatterm.cassette.vcr_yaml import ItemWriter, assemble_vcr
 from chatterm.private_files import claim, write_private
 
 

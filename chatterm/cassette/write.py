@@ -8,7 +8,7 @@ from chatterm.cassette.govcr import write_govcr
 from chatterm.cassette.model import Recording
 from chatterm.cassette.redact import clean_interaction
 from chatterm.cassette.ssecapture import write_sse
-from chatterm.cassette.vcr import write_vcr
+from chatterm.cassette.vcr_yaml import write_vcr
 
 WRITERS: dict[str, Callable[[Recording], bytes]] = {"vcr": write_vcr, "govcr": write_govcr, "sse": write_sse}
 

@@ -3,7 +3,7 @@
 The recorder tees the response bytes: the caller gets every chunk the moment it arrives (vcrpy's own httpx
 stub reads the whole body first, which would stall a live stream). Each chunk is stamped with its time
 offset from the request (the time it arrived from the network, as chatterm's network layer tells it, not when
-it was read: `chatterm.net.transport.GATHER`), and secrets are removed from the request before it is kept.
+it was read: `chatterm.net.sockets.GATHER`), and secrets are removed from the request before it is kept.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from chatterm.cassette.model import Headers, Interaction, Recording, Request, Re
 from chatterm.cassette.redact import clean_request
 from chatterm.cassette.timing import EventTimes
 from chatterm.decode.body import body_kind
-from chatterm.net.transport import AsyncioStream
+from chatterm.net.sockets import AsyncioStream
 
 STOPPED = "the answer was stopped before it ended"
 INCOMPLETE = "the answer was still streaming when this was saved"

@@ -68,6 +68,20 @@ class Terminal:
                 raise AssertionError(f"the screen never showed what was expected:\n{screen}")
             time.sleep(0.1)
 
+    def whole_frame(self, timeout: float = 5.0) -> str:
+        """The screen between two frames: tmux applies what the app writes as it arrives, so a capture can catch a
+        frame half drawn (the lines scrolled, the new ones not yet written). Two captures in a row that agree are
+        a whole frame; a line left stale by the app stays so in both."""
+        deadline = time.monotonic() + timeout
+        screen = self.screen()
+        while time.monotonic() < deadline:
+            time.sleep(0.02)
+            again = self.screen()
+            if again == screen:
+                return screen
+            screen = again
+        raise AssertionError(f"the screen never held still:\n{screen}")
+
     def alive(self) -> bool:
         return "t" in self.tmux("list-sessions", "-F", "#{session_name}").split()
 
@@ -206,7 +220,7 @@ def test_a_long_answer_followed_by_terminal_scrolls_is_drawn_in_order(terminal: 
     terminal.send("Many lines", "Enter")
     terminal.wait_for(lambda s: re.search(r"Line [3-9]\d\.", s) is not None)
     for _ in range(8):  # while it streams
-        assert len(in_order(terminal.screen())) >= 5
+        assert len(in_order(terminal.whole_frame())) >= 5
         time.sleep(0.25)
     screen = terminal.wait_for(lambda s: "Line 119." in s and "ready" in s)
     while (settled := terminal.screen()) != screen:  # (the last frames of the answer)
