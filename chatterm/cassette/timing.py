@@ -97,8 +97,8 @@ def offsets_from_chunks(chunks: list[tuple[float, int]], body: bytes, kind: str)
 
 class EventTimes:
     """The per-event offsets of a body that is still arriving, brought up to date in time proportional to what
-    arrived since the last update (a streaming answer is saved every second: rescanning the whole body each time
-    made saving a long answer quadratic)."""
+    arrived since the last update: a streaming answer is saved every second, and rescanning the whole body each
+    time would make saving a long answer quadratic."""
 
     def __init__(self) -> None:
         self._reset("")
