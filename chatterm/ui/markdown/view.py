@@ -323,6 +323,11 @@ class MarkdownView(Widget):
         return self._follower is not None and self._follower.can_wait(self)
 
     @property
+    def laid_out(self) -> int:
+        """The height the view asked for at its last layout (its lines, and room while it streams)."""
+        return self._laid_out
+
+    @property
     def height_pending(self) -> bool:
         """Laid out at a width with its old height, its lines not drawn for it yet."""
         return bool(self._later)

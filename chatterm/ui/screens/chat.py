@@ -49,7 +49,7 @@ TIDY_DELAY = 1.0
 class ChatScreen(Screen[None]):
     DEFAULT_CSS = """
     ChatScreen { layout: vertical; }
-    #conversation { height: 1fr; padding: 0; scrollbar-size-vertical: 1; }
+    #conversation { height: 1fr; padding: 0; scrollbar-size-vertical: 1; scrollbar-gutter: stable; }
     #input { height: auto; }
     """
 
@@ -171,7 +171,7 @@ class ChatScreen(Screen[None]):
                 doomed.append(widget)
         self.hidden_turns += extra
         await self.conversation_view.remove_children(doomed)
-        self._earlier.update(f"⋯ {self.hidden_turns} earlier turns are not shown (they are in the session file)")
+        self._earlier.show(f"⋯ {self.hidden_turns} earlier turns are not shown (they are in the session file)")
         if self._earlier.parent is None:
             await self.conversation_view.mount(self._earlier, before=0)
 
@@ -249,7 +249,7 @@ class ChatScreen(Screen[None]):
             message.preset = (turn.notice, reply.usage.reasoning_tokens if reply.usage else None)
         self.hidden_turns = first_shown + earlier
         if self.hidden_turns:
-            self._earlier.update(f"⋯ {self.hidden_turns} earlier turns are not shown (they are in the session file)")
+            self._earlier.show(f"⋯ {self.hidden_turns} earlier turns are not shown (they are in the session file)")
             widgets.insert(0, self._earlier)
         await self.conversation_view.mount_all(widgets)
         for message in self.messages():

@@ -2,55 +2,53 @@
 
 While an answer streams, its view is given room to grow into ahead of its text (see `MarkdownView`): growing a
 widget relayouts and repaints the whole screen, and it is the costliest thing a frame can do. So the view cannot
-simply stay scrolled to its end, which would be that blank room: it follows the end of the *text* instead,
-FOLLOW_STEP lines at a time, and a scroll is a repaint of what is already rendered, not a relayout.
+simply stay scrolled to its end, which would be that blank room: it follows the end of the *text* instead. Where
+the text ends is known in two ways:
 
-It follows while the end of the text is on screen: scrolling up to read stops it, scrolling back down to the end
-of the text resumes it. Between answers it keeps to its end as any chat view does (Textual's anchor).
+- when the text grows within its room, at once (`text_appended`): the view scrolls, FOLLOW_STEP lines at a time, in
+  the frame that draws the new lines (a scroll is a repaint of what is already rendered, not a relayout);
+- when anything changes the layout (the text outgrows its room, the reasoning pane closes, the terminal is
+  resized), in the layout itself (`arrange`): the scroll offset is set where the layout places the text, so no
+  frame shows the text anywhere else.
 
-A new width (a resize) draws every message again. While the view keeps to its end, the messages far above what
-shows keep their old height for that frame and are measured after it, a slice at a time (`can_wait`); after a
-theme change, all but those drawn in the frame are (`measure_later`).
+A conversation shorter than the view is drawn against the bottom edge (as Textual's anchor draws it), with a
+negative scroll offset (`_floor`).
+
+It follows until the reader scrolls away from the end of the text (up, to read); scrolling back down to it resumes
+following. A change of layout never stops it. Between answers it keeps to its end as any chat view does (Textual's
+anchor).
 """
 
 from __future__ import annotations
 
-import time
-
-from textual.containers import VerticalScroll
 from textual.geometry import Size
+from textual.layout import DockArrangeResult
 from textual.scrollbar import ScrollBar
 from textual.widget import Widget
 
 from chatterm.ui.markdown.view import MarkdownView
 from chatterm.ui.render.scrollbar import RowScrollBar
 from chatterm.ui.render.widgets import anchor_held, vertical_scrollbar
+from chatterm.ui.widgets.measuring import MeasuredLater
 
 FOLLOW_STEP = 8
-"""Lines the view moves at a time while it follows: a scroll repaints the whole screen, so it comes once per few
-new lines, not per line (a few blank lines under the text at most; 8 rather than 4 halved the scrolls of an
-answer)."""
-OUT_OF_SIGHT = 2
-"""Screen heights above what shows beyond which a finished message is measured after a change of width, not in it."""
-MEASURE_SLICE = 0.02
-"""Seconds of measuring between frames (and keys) while messages out of sight are measured."""
+"""Lines the view moves at a time while it follows: a scroll repaints the whole conversation, so it comes once per
+few new lines, not per line (a few blank lines under the text at most)."""
 
 
-class ConversationView(VerticalScroll):
+class ConversationView(MeasuredLater):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._streaming = False
         self._following = False
+        self._writing: MarkdownView | None = None
+        """The text view being written to (the reasoning, then the answer)."""
         self._text_bottom: int | None = None
-        """Where the end of the text was at the last step (a line of the view's virtual space)."""
-        self._pending: MarkdownView | None = None
+        """Where the end of the text is (a line of the view's virtual space), as last placed."""
         self._floor = 0.0
-        """The lowest scroll offset allowed: negative while a conversation shorter than the view streams (below)."""
-        self._waiting: dict[MarkdownView, None] = {}
-        """Text views to be measured (`MarkdownView.measure`), in the order they were laid out or restyled: the last
-        is the nearest to what shows."""
-        self._below: tuple[tuple[int, Size, int], dict[Widget, int]] = ((0, Size(0, 0), 0), {})
-        """The height of the messages after each message, and when it was worked out."""
+        """The lowest scroll offset allowed: negative while a conversation shorter than the view streams."""
+        self._reader_scrolled = False
+        """The last scroll was asked for by the reader (or by code on their behalf), not by the following."""
 
     @property
     def vertical_scrollbar(self) -> ScrollBar:
@@ -62,124 +60,100 @@ class ConversationView(VerticalScroll):
     def following(self) -> bool:
         return self._streaming and self._following
 
-    def follow(self) -> None:
-        """An answer starts: follow it from where the view is (at its end)."""
-        self._streaming = self._following = True
-        self._text_bottom = None
-        self._floor = min(self.scroll_y, 0)
-        self.anchor(False)
-
-    def stop_following(self) -> None:
-        """The answer ended: keep to the end if the reader was there, once the views have their exact heights."""
-        if self._streaming and self._text_on_screen():
-            self.call_after_refresh(self._anchor_at_end)
-        self._streaming = self._following = False
-        self._pending = None
-
-    def _anchor_at_end(self) -> None:
-        """Keep to the end from now on. The anchor puts the view at its end when the view is next laid out (against
-        the bottom edge when the conversation is shorter than the view), so a layout is asked for: the frame that
-        laid out the last message may already have passed."""
-        if not self._streaming:  # (not if the next answer already started)
-            self.anchor()
-            self.refresh(layout=True)
-
-    def text_appended(self, view: MarkdownView) -> None:
-        """A text view in the conversation has more (or fewer) lines: scroll with it (`Follower`)."""
-        if not self._streaming:
-            return
-        if self._pending is None and view.size.height and view.line_count <= view.size.height:
-            # no growth pending: where the text ends is known now, and the scroll joins the frame that draws it
-            self._pending = view
-            self._step()
-            return
-        if self._pending is None:
-            self.call_after_refresh(self._step)
-        self._pending = view
-
     @property
     def _keeps_end(self) -> bool:
         """Following an answer, or anchored at the end and not scrolled away from it."""
         return self.following or anchor_held(self)
 
-    def can_wait(self, view: MarkdownView) -> bool:
-        """Whether a finished text view may keep its old height at a new width and be measured after the frame, so
-        that a resize does not draw every message of a long conversation in one frame. Only while the conversation
-        keeps to its end, and only the views of messages more than OUT_OF_SIGHT screens above it; what shows, and
-        near it, is laid out exactly."""
-        if not self._keeps_end:
-            return False
-        message = next((node for node in view.ancestors_with_self if node.parent is self), None)
-        below = self._heights_below().get(message) if isinstance(message, Widget) else None
-        # (`outer_size`, not `size`: asked inside a layout, `size` asks where the view is, which arranges the whole
-        # screen again there and then)
-        if below is None or below <= (1 + OUT_OF_SIGHT) * self.outer_size.height:
-            return False
-        self.measure_later(view)
-        return True
+    def follow(self) -> None:
+        """An answer starts: follow it from where the view is (at its end)."""
+        self._streaming = self._following = True
+        self._writing = None
+        self._text_bottom = None
+        self._reader_scrolled = False
+        self._floor = min(self.scroll_y, 0)
+        self.anchor(False)
 
-    def measure_later(self, view: MarkdownView) -> None:
-        """Draw a view's lines again after the frame (`_measure_waiting`), unless it is drawn before."""
-        if not self._waiting:
-            self.set_timer(0.01, self._measure_waiting)
-        self._waiting.pop(view, None)
-        self._waiting[view] = None
+    def stop_following(self) -> None:
+        """The answer ended: keep to the end from now on if the reader was there. The anchor puts the view at its end
+        when it is next laid out (with the views' exact heights; against the bottom edge when the conversation is
+        shorter than the view), and a layout is asked for."""
+        following = self.following
+        self._streaming = self._following = False
+        self._writing = None
+        if following:
+            self.anchor()
+            self.refresh(layout=True)
 
-    def _heights_below(self) -> dict[Widget, int]:
-        """How tall the messages after each message are (as last laid out), worked out once per layout."""
-        key = (len(self.children), self.outer_size, self.virtual_size.height)
-        if self._below[0] != key:
-            below, total = {}, 0
-            for child in reversed(self.children):
-                below[child] = total
-                total += child.outer_size.height
-            self._below = (key, below)
-        return self._below[1]
-
-    def _measure_waiting(self) -> None:
-        """Measure the waiting views, nearest to what shows first, a slice at a time, so that frames and keys come in
-        between. If the reader left the end meanwhile, those whose height is still the old one are measured at once
-        (the content moves once, as when every view was measured in the resize)."""
-        if not self._keeps_end:
-            for view in [view for view in self._waiting if view.height_pending]:
-                del self._waiting[view]
-                if view.is_attached:
-                    view.measure()
-        started = time.perf_counter()
-        while self._waiting and time.perf_counter() - started < MEASURE_SLICE:
-            view, _ = self._waiting.popitem()
-            if view.is_attached:
-                view.measure()
-        if self._waiting:
-            self.set_timer(0.01, self._measure_waiting)
-
-    def _text_on_screen(self) -> bool:
-        bottom = round(self.scroll_y) + self.scrollable_content_region.height
-        return self._text_bottom is None or bottom >= self._text_bottom
-
-    def _step(self) -> None:
-        """New text has its place (at once, or after the frame that grew its view): if the end of the text as it was
-        is on screen (the reader has not scrolled up to read), bring the new end of the text on screen.
-
-        The streaming view ends its message, which ends the conversation, so the end of its text is the end of the
-        conversation less the room the view has not filled yet."""
-        view, self._pending = self._pending, None
-        if view is None or not self._streaming or not view.region:
+    def text_appended(self, view: MarkdownView) -> None:
+        """A text view in the conversation has more (or fewer) lines (`Follower`): within its room, the view scrolls
+        with it now; a view that outgrew its room is placed by the layout that grows it (`arrange`)."""
+        if not self._streaming:
             return
-        self._following = self._text_on_screen()
-        unfilled = max(view.size.height - view.line_count, 0)
-        self._text_bottom = text_bottom = self.virtual_size.height - unfilled
-        height = self.scrollable_content_region.height
+        self._writing = view
+        if self._following and view.region and view.line_count <= view.size.height:
+            unfilled = view.size.height - view.line_count
+            self._keep_in_sight(self.virtual_size.height - unfilled, self.scrollable_content_region.height)
+
+    def arrange(self, size: Size, optimal: bool = False) -> DockArrangeResult:
+        """Textual's arrangement of the messages; while following, the scroll offset is set to where this
+        arrangement places the end of the text, before anything is drawn with it."""
+        arrangement = super().arrange(size, optimal)
+        writing = self._text_view() if self.following else None
+        if writing is not None:
+            # The text view being written ends the conversation: the end of its text is the end of the conversation
+            # less the room it has not filled yet.
+            unfilled = max(writing.laid_out - writing.line_count, 0)
+            self._keep_in_sight(arrangement.total_region.bottom - unfilled, size.height, in_layout=True)
+        return arrangement
+
+    def _text_view(self) -> MarkdownView | None:
+        """The text view being written to: the one last appended to, else the last with text in the last message
+        (a view filled before it was mounted, as the reasoning pane's is, tells nobody)."""
+        if self._writing is not None and self._writing.is_attached:
+            return self._writing
+        last = self.children[-1] if self.children else None
+        views = [view for view in last.query(MarkdownView) if view.display and view.source] if last else []
+        return views[-1] if views else None
+
+    def _keep_in_sight(self, text_bottom: int, height: int, in_layout: bool = False) -> None:
+        """Scroll so that the end of the text is on screen with fewer than FOLLOW_STEP blank lines under it: when it
+        is not, the view moves to leave FOLLOW_STEP - 1 lines under it for the text to come."""
+        self._text_bottom = text_bottom
+        if height <= 0:
+            return
         top = round(self.scroll_y)
-        if not self._following:
+        lowest = text_bottom - height
+        highest = min(text_bottom + FOLLOW_STEP - 1 - height, text_bottom - 1)
+        if lowest <= top <= highest:
             return
-        if text_bottom > top + height:
-            # (a conversation shorter than the view is drawn against the bottom edge, as Textual's anchor draws it,
-            # with a negative offset: it moves up the same way, FOLLOW_STEP lines at a time, not a repaint per line)
-            self._scroll_to_line(text_bottom + FOLLOW_STEP - 1 - height)
+        target = max(highest, lowest)
+        self._floor = min(target, 0)
+        if in_layout:  # (the layout's own virtual size is not set yet: no validation against the old one)
+            self.set_reactive(Widget.scroll_y, target)
+            self.set_reactive(Widget.scroll_target_y, target)
+            self.vertical_scrollbar.position = target
+        else:
+            self._scroll_to_line(target)
+
+    def release_anchor(self) -> None:
+        """Textual calls this for a scroll asked for (a key, the mouse wheel, code): from the reader."""
+        super().release_anchor()
+        self._reader_scrolled = True
+
+    def watch_scroll_y(self, old: float, new: float) -> None:
+        super().watch_scroll_y(old, new)
+        if not self._streaming or self._text_bottom is None:
+            return
+        in_sight = round(new) + self.scrollable_content_region.height >= self._text_bottom
+        if in_sight:
+            self._following = True  # (back down at the end of the text: follow again)
+        elif self._reader_scrolled:
+            self._following = False  # (up, to read)
 
     def _scroll_to_line(self, y: int) -> None:
         self._floor = min(y, 0)
+        self._reader_scrolled = False
         self.scroll_target_y = self.scroll_y = y
 
     def validate_scroll_y(self, value: float) -> float:

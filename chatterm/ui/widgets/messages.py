@@ -132,10 +132,13 @@ class AssistantMessage(Vertical):
         return self.notice.parent is not None
 
     async def show_reasoning_pane(self) -> None:
-        """Mount the reasoning pane (once) with the reasoning received so far."""
+        """Mount the reasoning pane (once) with the reasoning received so far. What arrives while the pane is being
+        mounted waits for the next flush, so the text is handed over before the mount and nothing reaches the pane
+        twice."""
         if self.reasoning_pane.parent is None and self.reasoning:
+            self._pending_reasoning.clear()
+            self.reasoning_pane.append(self.reasoning)  # (before the mount: its first frame shows the text)
             await self.mount(self.reasoning_pane, before=self.markdown)
-            self.reasoning_pane.append(self.reasoning)
 
     def on_mount(self) -> None:
         self._timer = self.set_interval(FLUSH_INTERVAL, self.flush, pause=False)
@@ -223,3 +226,12 @@ class InfoMessage(Static):
     DEFAULT_CSS = """
     InfoMessage { color: $text-muted; margin: 1 0 0 0; padding: 0 2; }
     """
+
+    def __init__(self, text: str = "", *, id: str | None = None) -> None:
+        super().__init__(Text(text), id=id)
+        self.text = text
+
+    def show(self, text: str) -> None:
+        """Say something else."""
+        self.text = text
+        self.update(Text(text))
