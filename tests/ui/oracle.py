@@ -194,6 +194,8 @@ class Oracle:
                     at = min(len(got), len(expected)) if at is None else at
                     shown = got[at].text if at < len(got) else "(no line)"
                     wanted = expected[at].text if at < len(expected) else "(no line)"
+                    if shown == wanted:  # (the same text in other colours: say which)
+                        shown, wanted = repr(list(got[at]))[:300], repr(list(expected[at]))[:300]
                     self._problem(f"{type(view).__name__} line {at}: {shown!r} != {wanted!r}")
 
     def _check_following(self) -> None:
@@ -210,7 +212,11 @@ class Oracle:
             return
         last = writing.region.y + writing.line_count - 1
         if not view.region.y <= last < view.region.bottom:
-            self._problem(f"following, but the end of the text (row {last}) is off the view {view.region}")
+            self._problem(
+                f"following, but the end of the text (row {last}) is off the view {view.region} ({type(writing).__name__}"
+                f" at {writing.region}, {writing.line_count} lines in {writing.laid_out}; scroll {view.scroll_y}, text"
+                f" bottom {view._text_bottom}, virtual {view.virtual_size.height})"
+            )
 
 
 @dataclass(frozen=True)

@@ -117,3 +117,62 @@ async def test_reasoning_shows_what_the_model_sent_however_late_its_pane_appears
         await wait_for(pilot, lambda: app.chat_screen.messages()[-1].reasoning == reasoning)
 
     await checked(app, asked)
+
+
+LONG_ANSWER = (
+    "## Steps\n\n"
+    + "".join(f"Step number {n} of the plan, with enough words to wrap at a narrow width.\n\n" for n in range(1, 13))
+    + "\n```python\n"
+    + "".join(f"def f{n}(x):\n    return x * {n}  # a comment that runs past a narrow terminal's edge\n" for n in range(8))
+    + "```\n\n| name | value | note |\n|---|---|---|\n"
+    + "".join(f"| row {n} | {n * n} | the {n}th row of the table |\n" for n in range(10))
+    + "\nThe last line of the answer."
+)
+
+
+async def test_a_resize_storm_while_an_answer_streams_leaves_it_whole(scripted: ScriptedServer) -> None:
+    """Rapid resizes while an answer streams (a tiling window manager, a tmux split being dragged) left the finished
+    answer cut off on screen: the tail of a code block, a table, the last line never drawn."""
+    scripted.answers = [sse_script(LONG_ANSWER, "Planning the steps.", answer_cuts=range(3, 2000, 9), gaps=[0.004])]
+    app = app_for(base_url=scripted.url)
+    sizes = [(100, 30), (64, 22), (120, 40), (40, 12), (90, 26), (72, 30), (100, 18), (100, 30)]
+
+    async def storm(pilot: Pilot[None], app: ChatApp) -> None:
+        await send(pilot, app, "Plan it")
+        await wait_for(pilot, lambda: bool(app.chat_screen.messages()) and bool(app.chat_screen.messages()[-1].answer))
+        for size in sizes * 3:
+            await pilot.resize_terminal(*size)
+            await asyncio.sleep(0.03)
+        await wait_for(pilot, lambda: answers_done(app, 1))
+
+    await checked(app, storm)
+
+
+async def test_a_terminal_made_shorter_mid_answer_goes_on_following(scripted: ScriptedServer) -> None:
+    """Opening a tmux split under the app makes it shorter while an answer streams: the answer finished off screen."""
+    scripted.answers = [sse_script(LONG_ANSWER, answer_cuts=range(3, 2000, 11), gaps=[0.006])]
+    app = app_for(base_url=scripted.url)
+
+    async def shorter(pilot: Pilot[None], app: ChatApp) -> None:
+        await send(pilot, app, "Plan it")
+        await wait_for(pilot, lambda: "Step number 4" in app.chat_screen.messages()[-1].answer)
+        await pilot.resize_terminal(100, 14)
+        await wait_for(pilot, lambda: answers_done(app, 1))
+        assert "The last line" in app.chat_screen.messages()[-1].answer
+
+    await checked(app, shorter)
+
+
+async def test_an_empty_answer_shows_its_turn_and_says_it_was_empty(scripted: ScriptedServer) -> None:
+    """An answer with no content was not drawn at all: the prompt disappeared and the status said ready."""
+    scripted.answers = [sse_script("")]
+    app = app_for(base_url=scripted.url)
+
+    async def asked(pilot: Pilot[None], app: ChatApp) -> None:
+        await send(pilot, app, "Say nothing")
+        await wait_for(pilot, lambda: answers_done(app, 1))
+        message = app.chat_screen.messages()[-1]
+        assert message.has_notice and "empty" in str(message.notice.render())
+        assert "ready" not in str(app.chat_screen.status.render())
+
+    await checked(app, asked)

@@ -92,8 +92,11 @@ class ConversationView(MeasuredLater):
             return
         self._writing = view
         if self._following and view.region and view.line_count <= view.size.height:
-            unfilled = view.size.height - view.line_count
-            self._keep_in_sight(self.virtual_size.height - unfilled, self.scrollable_content_region.height)
+            # (from where the last layout put the view, which is what the screen shows: not the virtual size, which
+            # a layout may have changed since)
+            content = self.scrollable_content_region
+            text_bottom = view.region.y - content.y + round(self.scroll_y) + view.line_count
+            self._keep_in_sight(text_bottom, content.height)
 
     def arrange(self, size: Size, optimal: bool = False) -> DockArrangeResult:
         """Textual's arrangement of the messages; while following, the scroll offset is set to where this
