@@ -295,6 +295,10 @@ class FaultServer:
         else:
             await self._ok(writer)
 
+    async def _models_escapes(self, writer: asyncio.StreamWriter) -> None:
+        """`GET /models` lists ids holding terminal escape sequences."""
+        await self._status(writer, 200, {"object": "list", "data": [{"id": m} for m in ESCAPE_MODELS]})
+
     async def _escapes_error(self, writer: asyncio.StreamWriter) -> None:
         """A 400 whose error message holds terminal escape sequences."""
         await self._status(writer, 400, {"error": {"message": ESCAPES, "type": "invalid_request_error"}})
@@ -342,6 +346,7 @@ MARKUP = "[/INST] [/] [bold]not bold[/bold] [link=javascript:x]y[/link] [@click=
 MARKUP_MODELS = ["[/]", "[bold]big[/bold]", "[@click=app.quit]m[/]"]
 ESCAPES = "bad request\x1b[2J\x1b[H\x1b]52;c;cHduZWQ=\x07 \x1b]8;;http://evil\x07link\x1b]8;;\x07 end"
 """Clear the screen, write the clipboard (OSC 52), a hidden link (OSC 8): to be shown, never obeyed."""
+ESCAPE_MODELS = ["clear\x1b[2J\x1b[H", "clip\x1b]52;c;cHduZWQ=\x07", "csi\x9b2J"]
 DEEP = b"[" * 100_000 + b"]" * 100_000
 ANTHROPIC_START = {"type": "message_start", "message": {"id": "m", "model": "fault-model", "role": "assistant"}}
 
