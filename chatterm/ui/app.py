@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import importlib
 import re
+import signal
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -55,6 +56,8 @@ AFTER_FIRST_FRAME = (
     "rich.markdown",
 )
 """Modules the first frame does not need; imported right after it, off the event loop."""
+ENDING_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
+"""Signals that end the app as Ctrl+Q does (SIGINT only comes from outside: in the app Ctrl+C is a key)."""
 
 
 class ChatApp(App[None]):
@@ -104,12 +107,23 @@ class ChatApp(App[None]):
         return problems
 
     async def on_mount(self) -> None:
+        self._end_on_signals()
         for problem in self._theme_problems:
             notify(self, problem, severity="warning")
         await self.start_chat()
         if self.replay_recording is None and self.choice.is_demo:
             await self.chat_screen.info(WELCOME)
         self.call_after_refresh(lambda: self.run_worker(self._boot(), name="boot"))  # a worker: keys go on
+
+    def _end_on_signals(self) -> None:
+        """On a signal that ends the app, end it as Ctrl+Q does: the answer streaming is kept and the session saved,
+        and the terminal is given back as it was (the normal screen, no mouse reporting). Left to Python, SIGTERM
+        and SIGHUP end the process at once, with the terminal still in the app's modes."""
+        if self.is_headless:
+            return
+        loop = asyncio.get_running_loop()
+        for number in ENDING_SIGNALS:
+            loop.add_signal_handler(number, self.exit, None, 128 + number)
 
     async def _boot(self) -> None:
         """After the first frame: import and build what a request needs, then start the session."""
