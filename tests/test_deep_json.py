@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from chatterm.decode.body import decode_all
-from chatterm.decode.safejson import MAX_DEPTH, TooDeep, loads, too_deep
+from chatterm.decode.safejson import MAX_DEPTH, TooDeep, deeper_than, loads
 from chatterm.events import Content, StreamError, StreamWarning
 from tests.conftest import assert_one_line_error, run_chatterm
 from tests.faultserver import ANSWER, DEEP, DONE, FaultServer, chunk
@@ -74,7 +74,7 @@ def test_a_recorded_request_and_answer_nested_too_deeply_are_read_as_data(tmp_pa
         assert converted.code == 0 and "Traceback" not in converted.stderr, converted.stderr[-2000:]
 
 
-DEEP_FILES = {"deep.json": DEEP.decode(), "deep-object.json": '{"interactions": ' + "[" * 600 + "]" * 600 + "}"}
+DEEP_FILES = {"deep.json": DEEP.decode(), "deep.yaml": "interactions: " + DEEP.decode() + "\n"}
 
 
 @pytest.mark.parametrize("name", sorted(DEEP_FILES))
@@ -105,7 +105,7 @@ def nested(levels: int) -> str:
 
 
 def test_nesting_up_to_the_bound_is_read_and_past_it_refused() -> None:
-    assert loads(nested(MAX_DEPTH)) is not None and not too_deep(nested(MAX_DEPTH))
+    assert loads(nested(MAX_DEPTH)) is not None and not deeper_than(json.loads(nested(MAX_DEPTH)), MAX_DEPTH)
     with pytest.raises(TooDeep):
         loads(nested(MAX_DEPTH + 1))
     with pytest.raises(TooDeep):
@@ -113,6 +113,7 @@ def test_nesting_up_to_the_bound_is_read_and_past_it_refused() -> None:
     text = json.dumps({"content": "[{" * 1000 + '\\"' + "]}" * 3, "nested": json.loads(nested(10))})
     assert loads(text)["nested"] == json.loads(nested(10)), "brackets in strings are text, not nesting"
     assert loads("[" * 500 + "1" + "]" * 500, limit=500) is not None
+    assert deeper_than({"a": [{"b": [1]}]}, 3) and not deeper_than({"a": [{"b": [1]}]}, 4)
 
 
 def test_every_decoder_path_skips_a_line_nested_too_deeply_and_goes_on() -> None:

@@ -6,13 +6,13 @@ Sizes are bounded before and after parsing, so an alias bomb or absurd nesting i
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 from chatterm.cassette.model import RecordingError
-from chatterm.decode.safejson import TooDeep, loads
 
 MAX_FILE = 256 * 1024 * 1024
 MAX_NODES = 20_000_000
@@ -69,8 +69,8 @@ def load_yaml(text: str, name: str) -> Any:
 
 def load_json(text: str, name: str) -> Any:
     try:
-        data = loads(text, limit=MAX_DEPTH)
-    except TooDeep:
+        data = json.loads(text)
+    except RecursionError:
         raise RecordingError(f"{name}: nested too deeply to be a recording") from None
     except ValueError as exc:
         raise RecordingError(f"{name}: not valid JSON ({exc})") from None
