@@ -7,8 +7,11 @@ The scenario is the first path segment: `POST /<scenario>/v1/chat/completions`. 
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 import ssl
+import struct
+import zlib
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
@@ -273,3 +276,104 @@ class FaultServer:
 
     async def _e503(self, writer: asyncio.StreamWriter) -> None:
         await self._status(writer, 503, {"error": {"message": "Service unavailable"}}, "Retry-After: 0.1\r\n")
+
+    # -- text from outside: markup, terminal escapes, deep nesting ---------------------------------------------
+
+    async def _markup(self, writer: asyncio.StreamWriter) -> None:
+        """A malformed chunk whose text is Rich markup, between the words of the answer."""
+        await self._begin(writer)
+        await self._stream_words(writer, WORDS[:4])
+        await self._send(writer, b"data: " + MARKUP.encode() + b" {not json\n\n")
+        await self._stream_words(writer, WORDS[4:])
+        await self._send(writer, chunk(finish="stop") + DONE)
+        await self._end(writer)
+
+    async def _models_markup(self, writer: asyncio.StreamWriter) -> None:
+        """`GET /models` lists ids that are Rich markup; a chat request is answered as in `ok`."""
+        if self.seen[-1].path.endswith("/models"):
+            await self._status(writer, 200, {"object": "list", "data": [{"id": m} for m in MARKUP_MODELS]})
+        else:
+            await self._ok(writer)
+
+    async def _models_escapes(self, writer: asyncio.StreamWriter) -> None:
+        """`GET /models` lists ids holding terminal escape sequences."""
+        await self._status(writer, 200, {"object": "list", "data": [{"id": m} for m in ESCAPE_MODELS]})
+
+    async def _escapes_error(self, writer: asyncio.StreamWriter) -> None:
+        """A 400 whose error message holds terminal escape sequences."""
+        await self._status(writer, 400, {"error": {"message": ESCAPES, "type": "invalid_request_error"}})
+
+    async def _deep(self, writer: asyncio.StreamWriter) -> None:
+        """An SSE line nested DEEP levels, between the words of the answer."""
+        await self._begin(writer)
+        await self._stream_words(writer, WORDS[:4])
+        await self._send(writer, b"data: " + DEEP + b"\n\n")
+        await self._stream_words(writer, WORDS[4:])
+        await self._send(writer, chunk(finish="stop") + DONE)
+        await self._end(writer)
+
+    async def _deep_ndjson(self, writer: asyncio.StreamWriter) -> None:
+        """The same as `deep` in NDJSON (Ollama's framing)."""
+        await self._begin(writer, "application/x-ndjson")
+        for word in WORDS[:4]:
+            await self._send(writer, ollama_line(word))
+        await self._send(writer, DEEP + b"\n")
+        for word in WORDS[4:]:
+            await self._send(writer, ollama_line(word))
+        await self._send(writer, ollama_line("", done=True))
+        await self._end(writer)
+
+    async def _deep_json(self, writer: asyncio.StreamWriter) -> None:
+        """A whole JSON body nested DEEP levels."""
+        writer.write(
+            f"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {len(DEEP)}\r\n\r\n".encode() + DEEP
+        )
+        await writer.drain()
+
+    async def _deep_eventstream(self, writer: asyncio.StreamWriter) -> None:
+        """Bedrock's binary event-stream: Anthropic events, one frame whose payload is nested DEEP levels."""
+        await self._begin(writer, "application/vnd.amazon.eventstream")
+        await self._send(writer, bedrock_frame(ANTHROPIC_START))
+        await self._send(writer, bedrock_frame(anthropic_text(PARTIAL)))
+        await self._send(writer, eventstream_frame(DEEP))
+        await self._send(writer, bedrock_frame(anthropic_text(ANSWER[len(PARTIAL) :])))
+        await self._send(writer, bedrock_frame({"type": "message_stop"}))
+        await self._end(writer)
+
+
+MARKUP = "[/INST] [/] [bold]not bold[/bold] [link=javascript:x]y[/link] [@click=app.quit]q[/]"
+"""Text that Rich or Textual would read as markup: it must be shown as it is."""
+MARKUP_MODELS = ["[/]", "[bold]big[/bold]", "[@click=app.quit]m[/]"]
+ESCAPES = "bad request\x1b[2J\x1b[H\x1b]52;c;cHduZWQ=\x07 \x1b]8;;http://evil\x07link\x1b]8;;\x07 end"
+"""Clear the screen, write the clipboard (OSC 52), a hidden link (OSC 8): to be shown, never obeyed."""
+ESCAPE_MODELS = ["clear\x1b[2J\x1b[H", "clip\x1b]52;c;cHduZWQ=\x07", "csi\x9b2J"]
+DEEP = b"[" * 100_000 + b"]" * 100_000
+ANTHROPIC_START = {"type": "message_start", "message": {"id": "m", "model": "fault-model", "role": "assistant"}}
+
+
+def ollama_line(content: str, done: bool = False) -> bytes:
+    """One line of Ollama's native NDJSON stream."""
+    message = {"role": "assistant", "content": content}
+    return json.dumps({"model": "fault-model", "message": message, "done": done}).encode() + b"\n"
+
+
+def anthropic_text(text: str) -> dict[str, Any]:
+    return {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": text}}
+
+
+def eventstream_frame(payload: bytes, headers: dict[str, str] | None = None) -> bytes:
+    """One frame of AWS's binary event-stream (string headers only)."""
+    encoded = b"".join(
+        bytes([len(k)]) + k.encode() + b"\x07" + struct.pack(">H", len(v)) + v.encode()
+        for k, v in (headers or {":message-type": "event", ":event-type": "chunk"}).items()
+    )
+    total = 16 + len(encoded) + len(payload)
+    prelude = struct.pack(">II", total, len(encoded))
+    prelude += struct.pack(">I", zlib.crc32(prelude))
+    frame = prelude + encoded + payload
+    return frame + struct.pack(">I", zlib.crc32(frame))
+
+
+def bedrock_frame(event: dict[str, Any]) -> bytes:
+    """A Bedrock frame carrying one Anthropic event, base64 inside JSON as Bedrock sends it."""
+    return eventstream_frame(json.dumps({"bytes": base64.b64encode(json.dumps(event).encode()).decode()}).encode())

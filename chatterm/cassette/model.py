@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from typing import Any
+
+from chatterm.decode.safejson import loads
 
 Headers = dict[str, list[str]]
 
@@ -41,9 +42,9 @@ class Request:
     body: bytes = b""
 
     def json(self) -> Any:
-        """The body as JSON, or None when it is not JSON."""
+        """The body as JSON, or None when it is not JSON (or is nested too deeply to be a request)."""
         try:
-            return json.loads(self.body) if self.body else None
+            return loads(self.body) if self.body else None
         except ValueError:
             return None
 

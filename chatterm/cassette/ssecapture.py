@@ -12,6 +12,7 @@ import re
 from chatterm.cassette.model import Interaction, Recording, Response
 from chatterm.decode.body import EVENTSTREAM, NDJSON, SSE, body_kind
 from chatterm.decode.eventstream import EventStreamError, FrameDecoder
+from chatterm.decode.safejson import loads
 
 _DONE = re.compile(rb"data: ?\[DONE\][ \t]*(?:\r\n|\r|\n)(?:\r\n|\r|\n)?")
 
@@ -55,7 +56,7 @@ def write_sse(recording: Recording) -> bytes:
             out.extend(_frames_as_sse(body))
         elif body.strip():
             try:
-                compact = json.dumps(json.loads(body), ensure_ascii=False).encode()
+                compact = json.dumps(loads(body), ensure_ascii=False).encode()
             except ValueError:
                 compact = json.dumps({"error": {"message": body.decode("utf-8", "replace")}}).encode()
             out.append(b"data: " + compact + b"\n\n")
@@ -73,7 +74,7 @@ def _frames_as_sse(body: bytes) -> list[bytes]:
     events = []
     for frame in frames:
         try:
-            payload = json.loads(frame.payload)
+            payload = loads(frame.payload)
             inner = base64.b64decode(payload["bytes"]) if isinstance(payload, dict) and "bytes" in payload else None
         except (ValueError, TypeError):
             continue

@@ -17,8 +17,9 @@ def run_app(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     from chatterm.ui.app import ChatApp
 
-    ChatApp(settings, choice).run()
-    return EXIT_OK
+    app = ChatApp(settings, choice)
+    app.run()
+    return app.return_code or EXIT_OK
 
 
 def run_replay(args: argparse.Namespace) -> int:
@@ -38,5 +39,6 @@ def run_replay(args: argparse.Namespace) -> int:
 
     if speed not in SPEEDS:
         SPEEDS[speed] = (args.speed, False)
-    ChatApp(settings, choice, replay=path, speed=speed).run()
-    return EXIT_OK
+    app = ChatApp(settings, choice, replay=path, speed=speed)
+    app.run()
+    return app.return_code or EXIT_OK

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from chatterm.cassette.write import render
+from chatterm.cli import output
 from chatterm.cli.errors import EXIT_OK, EXIT_PROVIDER, UsageError
 from chatterm.conversation.reply import Reply
 from chatterm.events import Content, Reasoning, StreamError, StreamWarning, ToolCallDelta
@@ -17,7 +18,6 @@ from chatterm.net.recorder import Recorder
 from chatterm.private_files import write_private
 from chatterm.settings.choice import Choice, ResolveError, choose
 from chatterm.settings.config import load_settings
-from chatterm.terminal_text import neutralize
 
 DIM, RESET = "\x1b[2m", "\x1b[0m"
 
@@ -38,7 +38,7 @@ class _Printer:
 
     def __init__(self, stream: TextIO, dim: bool = False) -> None:
         self.stream = stream
-        self.tty = stream.isatty()
+        self.tty = output.is_terminal(stream)
         self.dim = dim and self.tty
         self.last = "\n"
         self.wrote = False
@@ -46,7 +46,7 @@ class _Printer:
     def write(self, text: str) -> None:
         if not text:
             return
-        shown = neutralize(text) if self.tty else text
+        shown = output.shown(text, self.tty)
         self.stream.write(f"{DIM}{shown}{RESET}" if self.dim else shown)
         self.stream.flush()
         self.last = text[-1]
@@ -75,7 +75,7 @@ def run_ask(args: argparse.Namespace) -> int:
         try:
             write_private(record, render(recorder.recording, "vcr", secrets))
         except OSError as exc:
-            print(f"chatterm: warning: cannot write {record} ({exc.strerror or exc})", file=sys.stderr)
+            output.warning(f"cannot write {record} ({exc.strerror or exc})")
 
     recorder = Recorder(on_update=save, secrets=secrets) if record else None
     reply = asyncio.run(_ask(choice, messages, recorder, show_reasoning=not args.no_reasoning))
@@ -83,7 +83,7 @@ def run_ask(args: argparse.Namespace) -> int:
         recorder.interactions[-1].meta.update({"profile": choice.profile, "model": choice.endpoint.model})
         save(recorder)
     if reply.error is not None:
-        print(f"chatterm: {reply.error.message}", file=sys.stderr)
+        output.error(reply.error.message)
         return EXIT_PROVIDER
     return EXIT_OK
 
@@ -114,7 +114,7 @@ async def _ask(
                     err.write(f"[tool call {event.name}]\n")
                 elif isinstance(event, StreamWarning):
                     err.end_line()
-                    print(f"chatterm: warning: {event.message}", file=sys.stderr)
+                    output.warning(event.message)
                 elif isinstance(event, StreamError):
                     pass
     finally:

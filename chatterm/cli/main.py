@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import argparse
 import gc
-import sys
 from collections.abc import Sequence
 
+from chatterm.cli import output
 from chatterm.cli.errors import EXIT_OK, EXIT_USAGE, UsageError
 from chatterm.cli.parser import build_parser
 
@@ -18,10 +18,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return _dispatch(args)
     except UsageError as exc:
-        _fail(str(exc))
+        output.error(str(exc))
         return EXIT_USAGE
     except KeyboardInterrupt:
-        print(file=sys.stderr)
+        output.say(stderr=True)
         return 130
     except BrokenPipeError:
         return EXIT_OK
@@ -57,7 +57,3 @@ def _dispatch(args: argparse.Namespace) -> int:
         return run_app(args)
     except (RecordingError, ConfigError) as exc:
         raise UsageError(str(exc)) from None
-
-
-def _fail(message: str) -> None:
-    print(f"chatterm: {message}", file=sys.stderr)

@@ -3,8 +3,17 @@
 from __future__ import annotations
 
 import argparse
+from typing import NoReturn
 
 from chatterm import __version__
+from chatterm.cli.output import line
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, whose error messages (which echo what was typed) are printed as chatterm's own lines."""
+
+    def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
+        super().exit(status, line(message.rstrip("\n")) + "\n" if message else None)
 
 
 def _positive(text: str) -> float:
@@ -34,7 +43,7 @@ def _pace_options(parser: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="chatterm",
         description="A terminal chat app for large language models. With no command, opens the chat app.",
     )

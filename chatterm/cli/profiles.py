@@ -9,6 +9,7 @@ import json
 import sys
 from typing import Any
 
+from chatterm.cli import output
 from chatterm.cli.errors import EXIT_OK, UsageError
 from chatterm.settings.choice import DEMO, default_profile, endpoint_for
 from chatterm.settings.config import Settings, load_settings
@@ -53,26 +54,26 @@ def run_profiles(args: argparse.Namespace) -> int:
     action = args.action or "list"
     if action == "list":
         current = default_profile(settings)
-        print(f"{'':2}{'name':<12} {'model':<42} key")
-        print(f"{'*' if current == DEMO else ' ':2}{DEMO:<12} {'recorded answers (offline)':<42} none needed")
+        output.say(f"{'':2}{'name':<12} {'model':<42} key")
+        output.say(f"{'*' if current == DEMO else ' ':2}{DEMO:<12} {'recorded answers (offline)':<42} none needed")
         for name, profile in sorted(settings.profiles.items()):
             mark = "*" if name == current else " "
-            print(f"{mark:2}{name:<12} {profile.model:<42} {_key_status(name, profile)}")
+            output.say(f"{mark:2}{name:<12} {profile.model:<42} {_key_status(name, profile)}")
         return EXIT_OK
     if action == "show":
         profile = _profile(settings, args.name)
         fields = profile.model_dump()
-        print(f"profile {args.name}" + (" (built-in preset)" if args.name in PRESETS else ""))
+        output.say(f"profile {args.name}" + (" (built-in preset)" if args.name in PRESETS else ""))
         for key, value in fields.items():
-            print(f"  {key}: {json.dumps(value) if isinstance(value, (dict, list)) else value}")
-        print(f"  key: {_key_status(args.name, profile)}")
+            output.say(f"  {key}: {json.dumps(value) if isinstance(value, (dict, list)) else value}")
+        output.say(f"  key: {_key_status(args.name, profile)}")
         if args.models:
             from chatterm.net.models import list_models
 
             found = find_key(args.name, profile.api_key_env)
             endpoint = endpoint_for(profile, None, found.value if found else None)
             models = asyncio.run(list_models(args.name, endpoint, use_cache=False))
-            print("  models: " + ", ".join(models))
+            output.say("  models: " + ", ".join(models))
         return EXIT_OK
     if action == "add":
         if args.name == DEMO:
@@ -89,21 +90,21 @@ def run_profiles(args: argparse.Namespace) -> int:
             local=args.local,
         )
         path = save_profile(args.name, profile)
-        print(f"saved profile {args.name} in {path}", file=sys.stderr)
+        output.say(f"saved profile {args.name} in {path}", stderr=True)
         if profile.api_key_env is None and not profile.local:
-            print(f"store its key with: chatterm key set {args.name}", file=sys.stderr)
+            output.say(f"store its key with: chatterm key set {args.name}", stderr=True)
         return EXIT_OK
     if action == "remove":
         if not remove_profile(args.name):
             where = "is a built-in preset" if args.name in PRESETS else "is not in the config file"
             raise UsageError(f"profile {args.name!r} {where}; nothing removed")
-        print(f"removed profile {args.name}", file=sys.stderr)
+        output.say(f"removed profile {args.name}", stderr=True)
         return EXIT_OK
     if action == "default":
         if args.name != DEMO:
             _profile(settings, args.name)
         path = set_default(args.name)
-        print(f"default profile: {args.name} ({path})", file=sys.stderr)
+        output.say(f"default profile: {args.name} ({path})", stderr=True)
         return EXIT_OK
     raise UsageError(f"unknown profiles action {action!r}")
 
@@ -113,15 +114,15 @@ def run_key(args: argparse.Namespace) -> int:
     profile = _profile(settings, args.profile)
     try:
         if args.action == "status":
-            print(f"{args.profile}: {_key_status(args.profile, profile)}")
+            output.say(f"{args.profile}: {_key_status(args.profile, profile)}")
             return EXIT_OK
         if args.action == "delete":
             deleted = delete_key(args.profile)
-            print(f"{args.profile}: {'key deleted from the keyring' if deleted else 'no key in the keyring'}")
+            output.say(f"{args.profile}: {'key deleted from the keyring' if deleted else 'no key in the keyring'}")
             return EXIT_OK
         value = _read_secret(args.profile)
         set_key(args.profile, value)
-        print(f"{args.profile}: key stored in the system keyring ({mask(value)})")
+        output.say(f"{args.profile}: key stored in the system keyring ({mask(value)})")
         return EXIT_OK
     except KeyringUnavailable:
         raise UsageError(no_keyring_hint(profile.api_key_env)) from None
@@ -132,7 +133,7 @@ def _read_secret(profile: str) -> str:
     if sys.stdin is not None and not sys.stdin.isatty():
         value = sys.stdin.readline().strip()
     else:
-        value = getpass.getpass(f"API key for {profile} (input hidden): ").strip()
+        value = getpass.getpass(output.line(f"API key for {profile} (input hidden): ")).strip()
     if not value:
         raise UsageError("no key given; nothing stored")
     return value

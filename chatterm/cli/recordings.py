@@ -6,38 +6,36 @@ import argparse
 import asyncio
 import contextlib
 import ipaddress
-import json
 import sys
 from pathlib import Path
 
 from chatterm.cassette.load import load_recording
 from chatterm.cassette.summary import summarize
 from chatterm.cassette.write import render
+from chatterm.cli import output
 from chatterm.cli.errors import EXIT_OK, UsageError
 from chatterm.conversation.history import message_text
 from chatterm.private_files import write_private
-from chatterm.terminal_text import neutralize
 
 
 def run_show(args: argparse.Namespace) -> int:
     summary = summarize(load_recording(args.path))
     if args.json:
-        sys.stdout.write(json.dumps(summary, ensure_ascii=False, indent=2) + "\n")
+        sys.stdout.write(output.json_text(summary, sys.stdout) + "\n")
         return EXIT_OK
-    safe = neutralize if sys.stdout.isatty() else (lambda text: text)
     out = [f"# {args.path} ({summary['format']}, {len(summary['turns'])} turns)"]
     for number, turn in enumerate(summary["turns"], start=1):
         request, response = turn["request"], turn["response"]
         out.append(f"\n## Turn {number}" + (f" · {response['model']}" if response["model"] else ""))
         for message in (request or {}).get("messages") or []:
             if isinstance(message, dict):
-                out.append(f"[{message.get('role', '?')}] {safe(message_text(message))}")
+                out.append(f"[{message.get('role', '?')}] {message_text(message)}")
         if response["reasoning"]:
-            out.append(f"[reasoning] {safe(response['reasoning'])}")
+            out.append(f"[reasoning] {response['reasoning']}")
         if response["content"]:
-            out.append(f"[assistant] {safe(response['content'])}")
+            out.append(f"[assistant] {response['content']}")
         for call in response["tool_calls"]:
-            out.append(f"[tool call] {safe(call['name'])}({safe(call['arguments'])})")
+            out.append(f"[tool call] {call['name']}({call['arguments']})")
         if response["usage"]:
             usage = response["usage"]
             out.append(
@@ -45,8 +43,8 @@ def run_show(args: argparse.Namespace) -> int:
                 + (f", reasoning {usage['reasoning_tokens']}" if usage["reasoning_tokens"] is not None else "")
             )
         if response["error"]:
-            out.append(f"[error] {safe(response['error']['message'])}")
-    sys.stdout.write("\n".join(out) + "\n")
+            out.append(f"[error] {response['error']['message']}")
+    sys.stdout.write(output.shown("\n".join(out) + "\n", output.is_terminal(sys.stdout)))
     return EXIT_OK
 
 
@@ -68,7 +66,7 @@ def run_convert(args: argparse.Namespace) -> int:
         write_private(Path(args.target), render(recording, fmt))
     except OSError as exc:
         raise UsageError(f"{args.target}: cannot be written ({exc.strerror or exc})") from None
-    print(f"wrote {args.target} ({fmt}, {len(recording.interactions)} turns)", file=sys.stderr)
+    output.say(f"wrote {args.target} ({fmt}, {len(recording.interactions)} turns)", stderr=True)
     return EXIT_OK
 
 
@@ -82,7 +80,7 @@ def run_serve(args: argparse.Namespace) -> int:
     if not loopback and not args.allow_remote:
         raise UsageError(f"refusing to listen on {args.host}: it is not a loopback address (add --allow-remote)")
     if not loopback:
-        print(f"chatterm: warning: serving on {args.host}, reachable from other machines", file=sys.stderr)
+        output.warning(f"serving on {args.host}, reachable from other machines")
     recording = load_recording(args.path)
     server = ReplayServer(recording, speed=args.speed, instant=args.instant)
 
@@ -91,8 +89,8 @@ def run_serve(args: argparse.Namespace) -> int:
             base_url = await server.start(args.host, args.port)
         except OSError as exc:
             raise UsageError(f"cannot listen on {args.host}:{args.port} ({exc.strerror or exc})") from None
-        print(base_url, flush=True)
-        print(f"serving {len(recording.interactions)} recorded turns; Ctrl+C stops", file=sys.stderr, flush=True)
+        output.say(base_url, flush=True)
+        output.say(f"serving {len(recording.interactions)} recorded turns; Ctrl+C stops", stderr=True, flush=True)
         await server.serve_forever()
 
     with contextlib.suppress(KeyboardInterrupt):

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import base64
 import codecs
-import json
 import struct
 from typing import Any
 
@@ -21,6 +20,7 @@ from chatterm.decode.eventstream import EventStreamError, FrameDecoder
 from chatterm.decode.gemini import GeminiDecoder, is_gemini
 from chatterm.decode.ollama import OllamaDecoder, is_ollama
 from chatterm.decode.openai import OpenAIDecoder
+from chatterm.decode.safejson import MAX_DEPTH, TooDeep, loads
 from chatterm.decode.sse import EventAssembler, LineSplitter
 from chatterm.events import Event, StreamError, StreamWarning
 
@@ -28,6 +28,7 @@ MAX_LINE = 16 * 1024 * 1024
 """The longest line (or whole JSON body) accepted; past it the answer ends with an error."""
 
 SSE, NDJSON, JSON, EVENTSTREAM = "sse", "ndjson", "json", "eventstream"
+TOO_DEEP = StreamWarning(f"skipped a chunk nested more than {MAX_DEPTH} levels deep")
 
 
 def body_kind(content_type: str | None, head: bytes = b"") -> str:
@@ -141,7 +142,10 @@ class BodyDecoder:
             data = sse.data
             if sse.event == "error":
                 events.extend(self._openai.finish())
-                events.append(stream_error(_loads_or_text(data)))
+                try:
+                    events.append(stream_error(_loads_or_text(data)))
+                except TooDeep:
+                    events.append(stream_error(None))
                 self.done = True
             elif data.strip() == "[DONE]":
                 self.done = True
@@ -151,7 +155,9 @@ class BodyDecoder:
 
     def _json_text(self, text: str) -> list[Event]:
         try:
-            payload = json.loads(text)
+            payload = loads(text)
+        except TooDeep:
+            return [TOO_DEEP]
         except ValueError:
             preview = text if len(text) <= 60 else text[:57] + "..."
             return [StreamWarning(f"skipped a malformed chunk: {preview!r}")]
@@ -180,7 +186,9 @@ class BodyDecoder:
         if not text.strip():
             return []
         try:
-            return self.payload(json.loads(text))
+            return self.payload(loads(text))
+        except TooDeep:
+            return [StreamWarning(f"skipped the response body: nested more than {MAX_DEPTH} levels deep")]
         except ValueError:
             pass
         # Not one JSON document: perhaps an SSE or NDJSON body sent with the wrong Content-Type.
@@ -197,25 +205,34 @@ class BodyDecoder:
             return self._fail(str(exc) if isinstance(exc, EventStreamError) else "a malformed event-stream frame")
         events: list[Event] = []
         for frame in frames:
-            payload = _loads_or_text(frame.payload.decode("utf-8", "replace"))
-            if frame.headers.get(":message-type") == "exception":
+            exception = frame.headers.get(":message-type") == "exception"
+            try:
+                payload = _loads_or_text(frame.payload.decode("utf-8", "replace"))
+                if not exception and isinstance(payload, dict) and isinstance(payload.get("bytes"), str):
+                    payload = loads(base64.b64decode(payload["bytes"]))
+            except TooDeep:
+                if not exception:
+                    events.append(TOO_DEEP)
+                    continue
+                payload = None
+            except ValueError:
+                events.append(StreamWarning("skipped an event-stream frame that is not base64 JSON"))
+                continue
+            if exception:
                 kind = frame.headers.get(":exception-type", "exception")
                 events.append(stream_error({"error": {"type": kind, "message": _words(payload) or kind}}))
                 self.done = True
                 continue
-            if isinstance(payload, dict) and isinstance(payload.get("bytes"), str):
-                try:
-                    payload = json.loads(base64.b64decode(payload["bytes"]))
-                except ValueError:
-                    events.append(StreamWarning("skipped an event-stream frame that is not base64 JSON"))
-                    continue
             events.extend(self.payload(payload))
         return events
 
 
 def _loads_or_text(text: str) -> Any:
+    """The JSON in `text`, or `text` when it is not JSON; TooDeep when it is nested too deeply to be read."""
     try:
-        return json.loads(text)
+        return loads(text)
+    except TooDeep:
+        raise
     except ValueError:
         return text
 

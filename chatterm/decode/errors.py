@@ -8,9 +8,9 @@ wrapped in a list), OpenRouter's `metadata.raw` with the upstream provider's wor
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
+from chatterm.decode.safejson import loads
 from chatterm.events import StreamError
 
 _MAX_WORDS = 500
@@ -81,7 +81,7 @@ def http_error(status: int, body: bytes, reason: str = "", retry_after: float | 
     text = body.decode("utf-8", "replace")
     words: str | None = None
     try:
-        words = error_words(json.loads(text))
+        words = error_words(loads(text))
     except ValueError:
         words = _clip(text) if text.strip() and "<html" not in text[:200].lower() else None
     if not words:

@@ -14,6 +14,7 @@ from typing import Any
 import httpx
 
 from chatterm import locations
+from chatterm.decode.safejson import loads
 from chatterm.net.endpoint import Endpoint
 from chatterm.private_files import write_private
 
@@ -60,7 +61,7 @@ async def list_models(profile: str, endpoint: Endpoint, use_cache: bool = True, 
                 endpoint.base_url.rstrip("/") + "/models", headers={**headers, **endpoint.headers}
             )
         response.raise_for_status()
-        models = model_ids(response.json())
+        models = model_ids(loads(response.content))
     except (httpx.HTTPError, ValueError):
         return [endpoint.model]
     if not models:

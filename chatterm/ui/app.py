@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import importlib
 import re
+import signal
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -26,6 +27,7 @@ from chatterm.settings.remembered import load_state, save_state
 from chatterm.ui.commands import ChatCommands
 from chatterm.ui.markdown.blocks import warm_up
 from chatterm.ui.memory import tune_garbage_collector
+from chatterm.ui.plain import notify
 from chatterm.ui.screens.chat import ChatScreen
 from chatterm.ui.screens.profiles import ProfileRow, ProfileScreen, Switch
 from chatterm.ui.screens.sessions import SessionsScreen
@@ -54,6 +56,8 @@ AFTER_FIRST_FRAME = (
     "rich.markdown",
 )
 """Modules the first frame does not need; imported right after it, off the event loop."""
+ENDING_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
+"""Signals that end the app as Ctrl+Q does (SIGINT only comes from outside: in the app Ctrl+C is a key)."""
 
 
 class ChatApp(App[None]):
@@ -90,22 +94,36 @@ class ChatApp(App[None]):
         themes, problems = load_themes()
         for theme in themes:
             self.register_theme(theme)
-        remembered = load_state().get("theme")
-        wanted = remembered or self.settings.theme
-        if wanted in self.available_themes:
-            self.theme = wanted
-        elif wanted:
-            where = "the remembered theme" if remembered else str(locations.config_file())
-            problems.append(f"{where}: unknown theme {wanted!r}; using the default")
+        remembered, configured = load_state().get("theme"), self.settings.theme
+        if isinstance(remembered, str) and remembered in self.available_themes:
+            self.theme = remembered
+            return problems
+        if remembered:  # (kept: once its file is mended, it is the theme again)
+            problems.append(f"the remembered theme {remembered!r} no longer loads; using {configured!r}")
+        if configured in self.available_themes:
+            self.theme = configured
+        elif configured:
+            problems.append(f"{locations.config_file()}: unknown theme {configured!r}; using the default")
         return problems
 
     async def on_mount(self) -> None:
+        self._end_on_signals()
         for problem in self._theme_problems:
-            self.notify(problem, severity="warning")
+            notify(self, problem, severity="warning")
         await self.start_chat()
         if self.replay_recording is None and self.choice.is_demo:
             await self.chat_screen.info(WELCOME)
         self.call_after_refresh(lambda: self.run_worker(self._boot(), name="boot"))  # a worker: keys go on
+
+    def _end_on_signals(self) -> None:
+        """On a signal that ends the app, end it as Ctrl+Q does: the answer streaming is kept and the session saved,
+        and the terminal is given back as it was (the normal screen, no mouse reporting). Left to Python, SIGTERM
+        and SIGHUP end the process at once, with the terminal still in the app's modes."""
+        if self.is_headless:
+            return
+        loop = asyncio.get_running_loop()
+        for number in ENDING_SIGNALS:
+            loop.add_signal_handler(number, self.exit, None, 128 + number)
 
     async def _boot(self) -> None:
         """After the first frame: import and build what a request needs, then start the session."""
@@ -154,7 +172,7 @@ class ChatApp(App[None]):
         return screen
 
     def _save_error(self, message: str) -> None:
-        self.call_from_thread(self.notify, message, severity="warning", timeout=8)
+        notify(self, message, severity="warning", timeout=8)  # (from the saving thread)
 
     async def start_chat(self) -> None:
         if self.session is not None:
@@ -188,7 +206,7 @@ class ChatApp(App[None]):
         if self.chat_screen.streaming:
             self.chat_screen.action_stop()
         await self.start_chat()
-        self.notify("New chat.")
+        notify(self, "New chat.")
 
     # -- sessions -------------------------------------------------------------------------------------------
 
@@ -206,7 +224,7 @@ class ChatApp(App[None]):
         try:
             await asyncio.to_thread(load_tail, path, 1)  # said here, before the chat is replaced
         except RecordingError as exc:
-            self.notify(str(exc), severity="error")
+            notify(self, str(exc), severity="error")
             return
         await self.start_chat()
         speed, instant = SPEEDS[self.replay_speed]
@@ -214,7 +232,7 @@ class ChatApp(App[None]):
 
     def set_replay_speed(self, speed: str) -> None:
         self.replay_speed = speed
-        self.notify(f"Replay speed: {speed}")
+        notify(self, f"Replay speed: {speed}")
 
     # -- profiles -------------------------------------------------------------------------------------------
 
@@ -256,7 +274,7 @@ class ChatApp(App[None]):
         try:
             choice = choose(self.settings, switch.profile, switch.model or None)
         except ResolveError as exc:
-            self.notify(str(exc), severity="error")
+            notify(self, str(exc), severity="error")
             return
         choice = await self._prepare(choice)
         if switch.model and choice.is_demo:
@@ -266,7 +284,7 @@ class ChatApp(App[None]):
             await self.session.switch(choice)
             self.session.send_reasoning = self._send_reasoning(choice.profile)
         self.chat_screen.status.set_endpoint(choice.profile, choice.endpoint.model)
-        self.notify(f"Now answering: {choice.profile} · {choice.endpoint.model}")
+        notify(self, f"Now answering: {choice.profile} · {choice.endpoint.model}")
 
     # -- display, export, clipboard --------------------------------------------------------------------------
 
@@ -278,21 +296,21 @@ class ChatApp(App[None]):
             if self.show_reasoning:
                 await message.show_reasoning_pane()
             message.reasoning_pane.display = self.show_reasoning
-        self.notify("Reasoning shown." if self.show_reasoning else "Reasoning hidden (still saved).")
+        notify(self, "Reasoning shown." if self.show_reasoning else "Reasoning hidden (still saved).")
 
     def action_export(self) -> None:
         turns = self.chat_screen.turns
         if not turns:
-            self.notify("Nothing to export yet.", severity="warning")
+            notify(self, "Nothing to export yet.", severity="warning")
             return
         stem = self.session.path.stem if self.session and self.session.path else "conversation"
         target = locations.data_dir() / "exports" / f"{stem}.md"
         try:
             write_private(target, to_markdown(turns).encode())
         except OSError as exc:
-            self.notify(f"cannot write {target} ({exc.strerror or exc})", severity="error")
+            notify(self, f"cannot write {target} ({exc.strerror or exc})", severity="error")
             return
-        self.notify(f"Exported to {target}")
+        notify(self, f"Exported to {target}")
 
     def action_copy_answer(self) -> None:
         self.chat_screen.action_copy_answer()
@@ -301,10 +319,10 @@ class ChatApp(App[None]):
         answers = [m.answer for m in self.chat_screen.messages() if m.answer]
         blocks = _FENCE.findall(answers[-1]) if answers else []
         if not blocks:
-            self.notify("No code block in the last answer.", severity="warning")
+            notify(self, "No code block in the last answer.", severity="warning")
             return
         self.copy_to_clipboard(blocks[-1])
-        self.notify("Copied the last code block.")
+        notify(self, "Copied the last code block.")
 
     def action_show_help(self) -> None:
         self.action_show_help_panel()

@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
+from chatterm.ui.plain import escaped, highlight, plain
+
 if TYPE_CHECKING:
     from chatterm.ui.app import ChatApp
 
@@ -34,11 +36,11 @@ class ChatCommands(Provider):
 
     async def discover(self) -> Hits:
         for name, help_text, callback in self._commands():
-            yield DiscoveryHit(name, callback, help=help_text)
+            yield DiscoveryHit(plain(name), callback, text=name, help=escaped(help_text))
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
         for name, help_text, callback in self._commands():
             score = matcher.match(name)
             if score > 0:
-                yield Hit(score, matcher.highlight(name), callback, help=help_text)
+                yield Hit(score, highlight(matcher, name), callback, text=name, help=escaped(help_text))

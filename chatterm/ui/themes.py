@@ -1,11 +1,21 @@
-"""Themes: every `.toml` file in the package's `themes/` folder and the user config dir's `themes/`."""
+"""Themes: every `.toml` file in the package's `themes/` folder and the user config dir's `themes/`.
+
+A theme is checked the way Textual will use it before it is offered: its colours parsed and its CSS variables
+read. Textual does both only when the theme is chosen, and a bad value then stops the app; since the choice is
+remembered, every later start would stop too.
+"""
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import fields
 from pathlib import Path
+from typing import Any
 
+from textual.color import ColorParseError
+from textual.css.tokenize import tokenize_values
+from textual.css.tokenizer import TokenError
 from textual.theme import Theme
 
 from chatterm import locations
@@ -13,6 +23,8 @@ from chatterm import locations
 PACKAGE_THEMES = Path(__file__).resolve().parents[1] / "themes"
 SOURCE_THEMES = Path(__file__).resolve().parents[2] / "themes"  # a source checkout
 _FIELDS = {f.name for f in fields(Theme)}
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+"""A theme's name: shown in the command palette, kept in a CSS class; letters, digits, `-`, `_` and `.`."""
 
 
 def theme_dirs() -> list[Path]:
@@ -26,12 +38,22 @@ def load_themes() -> tuple[list[Theme], list[str]]:
     for directory in theme_dirs():
         for path in sorted(directory.glob("*.toml")):
             try:
-                data = tomllib.loads(path.read_text(encoding="utf-8"))
-                unknown = set(data) - _FIELDS
-                if unknown:
-                    raise ValueError(f"unknown keys {', '.join(sorted(unknown))}")
-                data.setdefault("name", path.stem)
-                themes[str(data["name"])] = Theme(**data)
-            except (OSError, ValueError, TypeError, tomllib.TOMLDecodeError) as exc:
-                problems.append(f"theme {path}: {exc}")
+                theme = _theme(tomllib.loads(path.read_text(encoding="utf-8")), path.stem)
+            except (OSError, ValueError, TypeError, AttributeError, ColorParseError, TokenError) as exc:
+                problems.append(f"theme {path}: {' '.join(str(exc).split()) or type(exc).__name__}; skipped")
+                continue
+            themes[theme.name] = theme
     return list(themes.values()), problems
+
+
+def _theme(data: dict[str, Any], stem: str) -> Theme:
+    """The theme a file describes, checked as Textual uses it when it is chosen."""
+    unknown = set(data) - _FIELDS
+    if unknown:
+        raise ValueError(f"unknown keys {', '.join(sorted(unknown))}")
+    name = data.setdefault("name", stem)
+    if not isinstance(name, str) or not _NAME.fullmatch(name):
+        raise ValueError(f"the name {name!r} is not letters, digits, '-', '_' and '.'")
+    theme = Theme(**data)
+    tokenize_values(theme.to_color_system().generate())
+    return theme

@@ -213,9 +213,9 @@ class Oracle:
         last = writing.region.y + writing.line_count - 1
         if not view.region.y <= last < view.region.bottom:
             self._problem(
-                f"following, but the end of the text (row {last}) is off the view {view.region} ({type(writing).__name__}"
-                f" at {writing.region}, {writing.line_count} lines in {writing.laid_out}; scroll {view.scroll_y}, text"
-                f" bottom {view._text_bottom}, virtual {view.virtual_size.height})"
+                f"following, but the end of the text (row {last}) is off the view {view.region}"
+                f" ({type(writing).__name__} at {writing.region}, {writing.line_count} lines in {writing.laid_out};"
+                f" scroll {view.scroll_y}, text bottom {view._text_bottom}, virtual {view.virtual_size.height})"
             )
 
 

@@ -123,7 +123,7 @@ LONG_ANSWER = (
     "## Steps\n\n"
     + "".join(f"Step number {n} of the plan, with enough words to wrap at a narrow width.\n\n" for n in range(1, 13))
     + "\n```python\n"
-    + "".join(f"def f{n}(x):\n    return x * {n}  # a comment that runs past a narrow terminal's edge\n" for n in range(8))
+    + "".join(f"def f{n}(x):\n    return x * {n}  # a comment that runs past a narrow edge\n" for n in range(8))
     + "```\n\n| name | value | note |\n|---|---|---|\n"
     + "".join(f"| row {n} | {n * n} | the {n}th row of the table |\n" for n in range(10))
     + "\nThe last line of the answer."

@@ -19,6 +19,7 @@ from chatterm.conversation.export import ExportTurn
 from chatterm.conversation.reply import Reply
 from chatterm.events import Content, Event, Reasoning, StreamWarning, ToolCallDelta
 from chatterm.ui.memory import collect_when_idle
+from chatterm.ui.plain import notify
 from chatterm.ui.render.compositor import RowCompositor
 from chatterm.ui.render.widgets import install_compositor
 from chatterm.ui.widgets.composer import Composer
@@ -135,7 +136,7 @@ class ChatScreen(Screen[None]):
             await self._history
             self._history = None
         if self.streaming:
-            self.notify("An answer is still streaming: Escape stops it.", severity="warning")
+            notify(self, "An answer is still streaming: Escape stops it.", severity="warning")
             return
         session.add_prompt(text)
         await self._add_prompt(text)
@@ -199,7 +200,7 @@ class ChatScreen(Screen[None]):
                 elif isinstance(event, ToolCallDelta) and event.name:
                     message.add_answer(f"\n\n`tool call: {event.name}`\n\n")
                 elif isinstance(event, StreamWarning):
-                    self.notify(event.message, severity="warning", timeout=4)
+                    notify(self, event.message, severity="warning", timeout=4)
         except asyncio.CancelledError:
             stopped = True
             raise
@@ -265,7 +266,7 @@ class ChatScreen(Screen[None]):
         if self.streaming:
             return
         if self.session is None or not self.session.prepare_retry():
-            self.notify("Nothing to retry.", severity="warning")
+            notify(self, "Nothing to retry.", severity="warning")
             return
         await self._start_answer()
 
@@ -278,7 +279,7 @@ class ChatScreen(Screen[None]):
         answers = [m.answer for m in self.messages() if m.answer]
         if answers:
             self.app.copy_to_clipboard(answers[-1])
-            self.notify("Copied the last answer.")
+            notify(self, "Copied the last answer.")
 
     @work(exclusive=True, group="answer")
     async def open_path(self, path: Path, speed: float, instant: bool) -> None:
@@ -308,7 +309,7 @@ class ChatScreen(Screen[None]):
         try:
             recording = await asyncio.to_thread(load_recording, path)
         except RecordingError as exc:
-            self.notify(f"only the last turns could be loaded: {exc}", severity="warning")
+            notify(self, f"only the last turns could be loaded: {exc}", severity="warning")
             recording = tail
         turns = await asyncio.to_thread(_export_turns, recording)
         self.turns[:0] = turns[: len(turns) - len(tail.interactions)]  # the tail's turns are there already

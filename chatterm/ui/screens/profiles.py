@@ -10,6 +10,7 @@ from textual.containers import Vertical
 from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
 
+from chatterm.ui.plain import notify, plain
 from chatterm.ui.screens.dialog import Dialog
 
 
@@ -52,10 +53,10 @@ class ProfileScreen(Dialog[Switch | None]):
         with Vertical():
             yield Label("Switch model" if self.model_only else "Switch profile", classes="title")
             if not self.model_only:
-                options = [Option(self._row_text(r), id=r.name) for r in self.rows]
+                options = [Option(plain(self._row_text(r)), id=r.name) for r in self.rows]
                 yield OptionList(*options, id="profiles")
             elif self.models:
-                yield OptionList(*[Option(m, id=f"model:{m}") for m in self.models], id="models")
+                yield OptionList(*[Option(plain(m), id=f"model:{m}") for m in self.models], id="models")
             yield Input(placeholder="model (empty: the profile's default)", id="model")
             yield Label("Enter switches · Escape closes", classes="hint")
 
@@ -95,7 +96,7 @@ class ProfileScreen(Dialog[Switch | None]):
             from chatterm.settings.keys import keyring_available
 
             how = f"or run 'chatterm key set {row.name}'" if keyring_available() else "(no system keyring here)"
-            self.notify(f"{row.name} has {row.key}: export the variable {how}", severity="error")
+            notify(self, f"{row.name} has {row.key}: export the variable {how}", severity="error")
             return
         model = self.query_one(Input).value.strip() or None
         self.dismiss(Switch(name, model))

@@ -13,6 +13,7 @@ from textual.containers import Vertical
 from textual.widgets import DataTable, Input, Label
 from textual.worker import get_current_worker
 
+from chatterm.ui.plain import notify, plain
 from chatterm.ui.screens.dialog import Dialog
 
 if TYPE_CHECKING:
@@ -47,7 +48,7 @@ class SessionsScreen(Dialog[Path | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label(self._title(), classes="title")
+            yield Label(plain(self._title()), classes="title")
             yield Input(placeholder="Filter by title, profile or model", id="filter")
             yield DataTable(cursor_type="row", zebra_stripes=True, id="sessions")
             yield Label("Enter replays the session · Escape closes", classes="hint")
@@ -87,7 +88,7 @@ class SessionsScreen(Dialog[Path | None]):
             return
         self.sessions.extend(infos)
         self.loaded = last
-        self.query_one(".title", Label).update(self._title())
+        self.query_one(".title", Label).update(plain(self._title()))
         self._show(infos, self.query_one(Input).value)
 
     def _show(self, infos: list[SessionInfo], text: str) -> None:
@@ -98,9 +99,8 @@ class SessionsScreen(Dialog[Path | None]):
             if needle and needle not in haystack:
                 continue
             title = f"⚠ {info.path.name}: cannot be opened" if info.error else info.title
-            table.add_row(
-                _clip(title), info.date, info.profile, _clip(info.model, 28), str(info.turns), key=str(info.path)
-            )
+            cells = (_clip(title), info.date, info.profile, _clip(info.model, 28), str(info.turns))
+            table.add_row(*map(plain, cells), key=str(info.path))
 
     def fill(self, text: str) -> None:
         self.query_one(DataTable).clear()
@@ -124,6 +124,6 @@ class SessionsScreen(Dialog[Path | None]):
         if info is None:
             return
         if info.error:
-            self.notify(info.error, severity="error")
+            notify(self, info.error, severity="error")
             return
         self.dismiss(info.path)

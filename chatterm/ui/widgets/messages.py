@@ -13,7 +13,6 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Collapsible, Static
@@ -21,6 +20,7 @@ from textual.widgets import Collapsible, Static
 from chatterm.terminal_text import neutralize
 from chatterm.ui.markdown.text import TextView
 from chatterm.ui.markdown.view import MarkdownView
+from chatterm.ui.plain import escaped, plain
 
 FLUSH_INTERVAL = 0.05
 """Seconds between screen updates while an answer streams: 20 a second, smooth to the eye; much of a frame's work
@@ -39,7 +39,7 @@ class UserMessage(Static):
     """
 
     def __init__(self, text: str) -> None:
-        super().__init__(Text(neutralize(text)), classes="user")
+        super().__init__(plain(text), classes="user")
         self.text = text
 
 
@@ -179,7 +179,7 @@ class AssistantMessage(Vertical):
     def _title_thinking(self) -> None:
         if self.reasoning_seconds is None and self.reasoning_started is not None:
             # whole seconds: each new title relayouts the screen, so it changes once a second, not every frame
-            self.reasoning_pane.title = f"Thinking… {time.monotonic() - self.reasoning_started:.0f} s"
+            self.reasoning_pane.title = escaped(f"Thinking… {time.monotonic() - self.reasoning_started:.0f} s")
 
     def set_reasoning_title(self, reasoning_tokens: int | None = None) -> None:
         if self.reasoning_started is None:
@@ -190,7 +190,7 @@ class AssistantMessage(Vertical):
         title = f"Thought for {seconds:.1f} s" if self.timed else "Reasoning"
         if reasoning_tokens:
             title += f" · {reasoning_tokens} reasoning tokens"
-        self.reasoning_pane.title = title
+        self.reasoning_pane.title = escaped(title)
 
     async def finish(
         self, notice: str | None = None, stopped: bool = False, reasoning_tokens: int | None = None
@@ -198,8 +198,9 @@ class AssistantMessage(Vertical):
         """The answer ended: last flush, one full render so the screen holds exactly the answer."""
         self._timer.stop()
         await self.flush()
-        if self.markdown.source != neutralize(self.answer):
-            self.markdown.update(neutralize(self.answer))
+        shown = neutralize(self.answer)
+        if self.markdown.source != shown:
+            self.markdown.update(shown)
         self.markdown.fit_height()
         self.reasoning_pane.body.fit_height()
         if self.reasoning_started is not None:
@@ -211,7 +212,7 @@ class AssistantMessage(Vertical):
         if not self.answer:
             self.markdown.display = False
         if notice:
-            self.notice.update(Text(neutralize(notice)))
+            self.notice.update(plain(notice))
             self.notice.set_class(stopped, "-stopped")
             await self.mount(self.notice)
         self.finished = True
@@ -228,10 +229,10 @@ class InfoMessage(Static):
     """
 
     def __init__(self, text: str = "", *, id: str | None = None) -> None:
-        super().__init__(Text(text), id=id)
+        super().__init__(plain(text), id=id)
         self.text = text
 
     def show(self, text: str) -> None:
         """Say something else."""
         self.text = text
-        self.update(Text(text))
+        self.update(plain(text))

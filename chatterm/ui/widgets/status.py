@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import time
 
-from rich.text import Text
 from textual.widgets import Static
 
 from chatterm.events import Usage
+from chatterm.ui.plain import plain
 
 
 class StatusLine(Static):
@@ -76,4 +76,4 @@ class StatusLine(Static):
             if self.usage.reasoning_tokens:
                 usage += f" · reasoning {self.usage.reasoning_tokens}"
             parts.append(usage)
-        self.update(Text("  │  ".join(parts)), layout=False)  # one line, full width: a redraw, never a relayout
+        self.update(plain("  │  ".join(parts)), layout=False)  # one line, full width: a redraw, never a relayout
