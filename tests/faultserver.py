@@ -13,6 +13,8 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+from tests import shapes
+
 WORDS = ["Hello", ",", " this", " is", " a", " partial", " answer", "."]
 ANSWER = "".join(WORDS)
 PARTIAL = "".join(WORDS[:4])
@@ -273,3 +275,67 @@ class FaultServer:
 
     async def _e503(self, writer: asyncio.StreamWriter) -> None:
         await self._status(writer, 503, {"error": {"message": "Service unavailable"}}, "Retry-After: 0.1\r\n")
+
+    # -- answers that end without the provider saying so, or with an end the user is told of ------------------
+
+    async def _whole(
+        self, writer: asyncio.StreamWriter, pieces: list[bytes], content_type: str = "text/event-stream"
+    ) -> None:
+        await self._begin(writer, content_type)
+        for piece in pieces:
+            await self._send(writer, piece)
+        await self._end(writer)
+
+    async def _cut(self, writer: asyncio.StreamWriter) -> None:
+        """PARTIAL, then the body ends cleanly: no finish reason, no [DONE] (a proxy whose upstream dropped)."""
+        await self._whole(writer, [chunk(word) for word in WORDS[:4]])
+
+    async def _empty(self, writer: asyncio.StreamWriter) -> None:
+        await self._whole(writer, [])
+
+    async def _blank(self, writer: asyncio.StreamWriter) -> None:
+        """A whole stream that says nothing: a role, a finish reason, [DONE]."""
+        role = json.dumps({"choices": [{"index": 0, "delta": {"role": "assistant"}, "finish_reason": None}]})
+        await self._whole(writer, [f"data: {role}\n\n".encode(), chunk(finish="stop") + DONE])
+
+    async def _html(self, writer: asyncio.StreamWriter) -> None:
+        """A captive portal's login page, with 200 OK."""
+        page = "<!DOCTYPE html>\n<html>\n<head><title>Sign in to the network</title></head>\n<body>\n"
+        page += "".join(f"<p>Line {n} of the terms of use.</p>\n" for n in range(48)) + "</body>\n</html>\n"
+        await self._whole(writer, [page.encode()], "text/html; charset=utf-8")
+
+    async def _length(self, writer: asyncio.StreamWriter) -> None:
+        await self._whole(writer, [*(chunk(word) for word in WORDS[:4]), chunk(finish="length") + DONE])
+
+    async def _filtered(self, writer: asyncio.StreamWriter) -> None:
+        await self._whole(writer, [*(chunk(word) for word in WORDS[:4]), chunk(finish="content_filter") + DONE])
+
+    async def _ok_anthropic(self, writer: asyncio.StreamWriter) -> None:
+        await self._whole(writer, shapes.anthropic(WORDS))
+
+    async def _cut_anthropic(self, writer: asyncio.StreamWriter) -> None:
+        await self._whole(writer, shapes.anthropic(WORDS[:4], end=False))
+
+    async def _length_anthropic(self, writer: asyncio.StreamWriter) -> None:
+        await self._whole(writer, shapes.anthropic(WORDS[:4], stop_reason="max_tokens"))
+
+    async def _ok_gemini(self, writer: asyncio.StreamWriter) -> None:
+        await self._whole(writer, shapes.gemini(WORDS))
+
+    async def _cut_gemini(self, writer: asyncio.StreamWriter) -> None:
+        await self._whole(writer, shapes.gemini(WORDS[:4], end=False))
+
+    async def _length_gemini(self, writer: asyncio.StreamWriter) -> None:
+        await self._whole(writer, shapes.gemini(WORDS[:4], finish_reason="MAX_TOKENS"))
+
+    async def _safety_gemini(self, writer: asyncio.StreamWriter) -> None:
+        await self._whole(writer, shapes.gemini(WORDS[:4], finish_reason="SAFETY"))
+
+    async def _recitation_gemini(self, writer: asyncio.StreamWriter) -> None:
+        await self._whole(writer, shapes.gemini(WORDS[:4], finish_reason="RECITATION"))
+
+    async def _ok_ollama(self, writer: asyncio.StreamWriter) -> None:
+        await self._whole(writer, shapes.ollama(WORDS), "application/x-ndjson")
+
+    async def _cut_ollama(self, writer: asyncio.StreamWriter) -> None:
+        await self._whole(writer, shapes.ollama(WORDS[:4], end=False), "application/x-ndjson")

@@ -6,7 +6,7 @@ from typing import Any
 
 from chatterm.cassette.model import Interaction, Recording
 from chatterm.conversation.reply import Reply
-from chatterm.decode.body import body_kind, decode_all
+from chatterm.decode.body import BodyDecoder, body_kind
 from chatterm.decode.errors import http_error
 from chatterm.events import StreamError
 
@@ -15,10 +15,12 @@ def reply_of(interaction: Interaction, think_tags: bool = True) -> Reply:
     """Decode a recorded response exactly as the live client would have."""
     response = interaction.response
     reply = Reply(status=response.status)
+    decoder = None
     if response.status is not None and response.status >= 400:
         reply.add(http_error(response.status, response.body, response.reason))
     else:
-        reply.extend(decode_all(response.body, body_kind(response.content_type, response.body[:64]), think_tags))
+        decoder = BodyDecoder(body_kind(response.content_type, response.body[:64]), think_tags=think_tags)
+        reply.extend([*decoder.feed(response.body), *decoder.close()])
     if response.error and reply.error is None:
         status = response.error.get("status")
         reply.add(
@@ -28,6 +30,9 @@ def reply_of(interaction: Interaction, think_tags: bool = True) -> Reply:
         )
     if interaction.note and reply.error is None and not reply.content and not reply.reasoning:
         reply.add(StreamError(status=None, message=interaction.note, kind="unsupported"))
+    verdict = decoder.verdict() if decoder is not None and reply.error is None else None
+    if verdict is not None:
+        reply.add(verdict)  # (after the recorded error: what the live client knew when it ended is more precise)
     if reply.model is None and interaction.request is not None:
         reply.model = interaction.request.model
     return reply

@@ -165,7 +165,9 @@ class ChatClient:
                             if isinstance(event, StreamError):
                                 self._note(event)
                             yield event
-                    for event in decoder.close():
+                    ending = decoder.close()
+                    verdict = decoder.verdict()  # (the one place an answer is judged whole, cut short or empty)
+                    for event in ending if verdict is None else [*ending, verdict]:
                         if isinstance(event, StreamError):
                             self._note(event)
                         yield event

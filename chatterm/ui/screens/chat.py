@@ -210,8 +210,11 @@ class ChatScreen(Screen[None]):
                 notice = "Stopped. Ctrl+R asks again."
             elif reply.error is not None:
                 notice = f"{reply.error.message} · Ctrl+R retries"
+            else:
+                notice = reply.finish_notice  # (an answer, but not all of it: told in the warning colour)
             reasoning_tokens = reply.usage.reasoning_tokens if reply.usage else None
-            await message.finish(notice=notice, stopped=stopped, reasoning_tokens=reasoning_tokens)
+            warn = stopped or (reply.error is None and notice is not None)
+            await message.finish(notice=notice, stopped=warn, reasoning_tokens=reasoning_tokens)
             self.conversation_view.stop_following()
             self.status.end("stopped" if stopped else ("error" if reply.error else "ready"), reply.usage)
             if self.turns:
@@ -341,7 +344,7 @@ class ChatScreen(Screen[None]):
 def _export_turn(interaction: Interaction, reply: Reply) -> ExportTurn:
     from chatterm.chat.session import user_text
 
-    notice = reply.error.message if reply.error else None
+    notice = reply.error.message if reply.error else reply.finish_notice
     return ExportTurn(user_text(interaction), reply.content, reply.reasoning, notice)
 
 
