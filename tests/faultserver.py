@@ -339,3 +339,37 @@ class FaultServer:
 
     async def _cut_ollama(self, writer: asyncio.StreamWriter) -> None:
         await self._whole(writer, shapes.ollama(WORDS[:4], end=False), "application/x-ndjson")
+
+    # -- overloads, retried before the answer begins ----------------------------------------------------------
+
+    async def _e529(self, writer: asyncio.StreamWriter) -> None:
+        overloaded = {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}
+        await self._status(writer, 529, overloaded, "Retry-After: 0.1\r\n")
+
+    async def _e529_then_ok(self, writer: asyncio.StreamWriter) -> None:
+        await (self._e529(writer) if self.counts["e529-then-ok"] == 1 else self._ok(writer))
+
+    async def _overloaded_body_then_ok(self, writer: asyncio.StreamWriter) -> None:
+        """An overload told by the error body alone, under a status that is not retried for itself."""
+        if self.counts["overloaded-body-then-ok"] == 1:
+            overloaded = {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}
+            await self._status(writer, 400, overloaded)
+        else:
+            await self._ok(writer)
+
+    async def _overloaded_event(self, writer: asyncio.StreamWriter) -> None:
+        await self._whole(writer, shapes.anthropic_overloaded())
+
+    async def _overloaded_event_then_ok(self, writer: asyncio.StreamWriter) -> None:
+        if self.counts["overloaded-event-then-ok"] == 1:
+            await self._overloaded_event(writer)
+        else:
+            await self._ok_anthropic(writer)
+
+    async def _late_overload(self, writer: asyncio.StreamWriter) -> None:
+        """An overload reported after part of the answer: not retried, the part is kept."""
+        await self._whole(writer, [*shapes.anthropic(WORDS[:4], end=False), *shapes.anthropic_overloaded()[1:]])
+
+    async def _silent(self, writer: asyncio.StreamWriter) -> None:
+        """The request is read, and nothing is ever answered (for `stall` seconds)."""
+        await asyncio.sleep(self.stall)

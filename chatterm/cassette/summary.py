@@ -10,6 +10,9 @@ from chatterm.decode.body import BodyDecoder, body_kind
 from chatterm.decode.errors import http_error
 from chatterm.events import StreamError
 
+RETRIED = "retried"
+"""Marks (in an exchange's `meta`) an attempt that was retried: the next exchange answers the same turn."""
+
 
 def reply_of(interaction: Interaction, think_tags: bool = True) -> Reply:
     """Decode a recorded response exactly as the live client would have."""
@@ -45,11 +48,36 @@ def request_summary(interaction: Interaction) -> dict[str, Any] | None:
     return {"method": request.method, "url": request.url, "model": request.model, "messages": request.messages}
 
 
+def turns(interactions: list[Interaction]) -> list[list[Interaction]]:
+    """The exchanges grouped into the turns a user saw: the attempts a retry superseded (marked `RETRIED`), then
+    the attempt that answered."""
+    grouped: list[list[Interaction]] = []
+    attempts: list[Interaction] = []
+    for interaction in interactions:
+        attempts.append(interaction)
+        if interaction.meta.get(RETRIED) is not True:
+            grouped.append(attempts)
+            attempts = []
+    if attempts:
+        grouped.append(attempts)  # (the process ended while it waited to retry)
+    return grouped
+
+
+def answers(recording: Recording) -> Recording:
+    """The recording with only the attempt that answered each turn (what a replay plays)."""
+    return Recording(format=recording.format, interactions=[turn[-1] for turn in turns(recording.interactions)])
+
+
 def summarize(recording: Recording, think_tags: bool = True) -> dict[str, Any]:
+    """The `show --json` document: one entry per turn, the attempts retried before its answer under `retried`."""
     return {
         "format": recording.format,
         "turns": [
-            {"request": request_summary(i), "response": reply_of(i, think_tags).as_dict()}
-            for i in recording.interactions
+            {
+                "request": request_summary(turn[-1]),
+                "response": reply_of(turn[-1], think_tags).as_dict(),
+                "retried": [reply_of(attempt, think_tags).as_dict() for attempt in turn[:-1]],
+            }
+            for turn in turns(recording.interactions)
         ],
     }

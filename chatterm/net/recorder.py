@@ -16,6 +16,7 @@ import httpx
 
 from chatterm.cassette.model import Headers, Interaction, Recording, Request, Response
 from chatterm.cassette.redact import clean_request
+from chatterm.cassette.summary import RETRIED
 from chatterm.cassette.timing import EventTimes
 from chatterm.decode.body import body_kind
 from chatterm.net.sockets import AsyncioStream
@@ -64,6 +65,12 @@ class Recorder:
         """Attach the reason an answer ended early (the client knows it best) to the last exchange."""
         if self.interactions:
             self.interactions[-1].response.error = error
+            self.updated()
+
+    def mark_retried(self) -> None:
+        """Mark the last exchange as an attempt that was retried: the next one answers the same turn."""
+        if self.interactions:
+            self.interactions[-1].meta[RETRIED] = True
             self.updated()
 
     def updated(self) -> None:
