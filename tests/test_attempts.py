@@ -1,13 +1,17 @@
-"""Attempts: an overload is retried before the answer begins like a 5xx, and a turn retried is one turn, its
-attempts kept in the file and marked."""
+"""Attempts: an overload is retried before the answer begins like a 5xx; a request that gets no answer at all is
+still recorded; and a turn retried is one turn, its attempts kept in the file and marked."""
 
 from __future__ import annotations
 
 import json
+import socket
+import ssl
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+import trustme
 
 from chatterm.cassette.load import load_recording
 from chatterm.cassette.summary import RETRIED
@@ -15,7 +19,7 @@ from chatterm.conversation.reply import Reply
 from chatterm.events import StreamWarning
 from chatterm.net.client import ChatClient
 from chatterm.net.endpoint import Endpoint
-from tests.conftest import TEST_KEY, Result, run_chatterm
+from tests.conftest import TEST_KEY, LoopThread, Result, assert_one_line_error, run_chatterm
 from tests.faultserver import ANSWER, PARTIAL, FaultServer
 
 
@@ -71,6 +75,47 @@ async def test_an_overload_after_part_of_the_answer_is_not_retried(faults: Fault
     reply, _ = await answer(faults.url("late-overload"))
     assert faults.counts["late-overload"] == 1
     assert reply.content == PARTIAL and reply.error is not None and "Overloaded" in reply.error.message
+
+
+def closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    return port
+
+
+@pytest.fixture
+def untrusted_server(loop_thread: LoopThread) -> Iterator[FaultServer]:
+    """The fault server over TLS, with a certificate from an authority nobody trusts."""
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    trustme.CA().issue_cert("127.0.0.1").configure_cert(context)
+    server = FaultServer(tls=context)
+    loop_thread.run(server.start())
+    yield server
+    loop_thread.run(server.stop())
+
+
+@pytest.mark.parametrize("failure", ["refused", "silent", "tls"])
+def test_record_keeps_a_request_that_got_no_answer(
+    fault_server: Any, untrusted_server: FaultServer, tmp_path: Path, failure: str
+) -> None:
+    base_url, words = {
+        "refused": (f"http://127.0.0.1:{closed_port()}/v1", "connection refused"),
+        "silent": (fault_server.url("silent"), "no answer: no data from"),
+        "tls": (untrusted_server.url("ok"), "CERTIFICATE_VERIFY_FAILED"),
+    }[failure]
+    record = tmp_path / "failed.yaml"
+    result = ask(base_url, "--record", str(record), "--read-timeout", "0.5")
+    assert result.code == 1 and result.stdout == ""
+    assert_one_line_error(result)
+    error = result.stderr.splitlines()[-1].removeprefix("chatterm: ")
+    assert words in error
+    (turn,) = show_json(record)["turns"]
+    assert turn["request"]["messages"] == [{"role": "user", "content": "hi"}]
+    assert turn["response"]["status"] is None and turn["response"]["content"] == ""
+    assert turn["response"]["error"] == {"status": None, "message": error}
+    shown = run_chatterm("show", str(record))
+    assert shown.code == 0 and f"[error] {error}" in shown.stdout
 
 
 @pytest.mark.parametrize("scenario", ["e429-then-ok", "overloaded-event-then-ok"])

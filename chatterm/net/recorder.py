@@ -151,7 +151,15 @@ class RecordingTransport(httpx.AsyncBaseTransport):
         body = request.content if isinstance(request.stream, httpx.ByteStream) else await request.aread()
         kept = Request(method=request.method, url=str(request.url), headers=_headers(request.headers), body=body)
         started = time.monotonic()
-        response = await self._inner.handle_async_request(request)
+        try:
+            response = await self._inner.handle_async_request(request)
+        except Exception as exc:
+            # No answer at all (refused, a TLS failure, no headers before the read timeout): the request is kept
+            # with a response that has no status; the client notes its own words for the error over these.
+            failed = Response(status=None, error={"status": None, "message": f"{type(exc).__name__}: {exc}"})
+            self._recorder.interactions.append(Interaction(clean_request(kept, self._recorder.secrets), failed))
+            self._recorder.updated()
+            raise
         interaction = Interaction(
             request=clean_request(kept, self._recorder.secrets),
             response=Response(

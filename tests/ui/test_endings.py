@@ -83,12 +83,12 @@ def notice_of(message: AssistantMessage) -> str:
 
 @pytest.mark.parametrize("speed", ["instant", "4x"])
 async def test_a_replay_ends_each_turn_as_it_ended_when_recorded(faults: FaultServer, speed: str) -> None:
-    """A turn that failed after its retries, one stopped, then a whole one: replayed, each is one turn ending with the
-    error it was saved with, and no turn takes another's answer."""
+    """A turn that failed after its retries, one stopped, one that got no answer at all, then a whole one: replayed,
+    each is one turn ending with the error it was saved with, and no turn takes another's answer."""
     faults.gap = 0.2
     path = None
     live: list[tuple[str, str]] = []
-    for scenario in ("e500", "paced", "ok"):
+    for scenario in ("e500", "paced", "silent", "ok"):
         app = app_for(faults.url(scenario), replay=path, speed="instant")
         async with app.run_test(size=(100, 30)) as pilot:
             if path is not None:
@@ -105,7 +105,7 @@ async def test_a_replay_ends_each_turn_as_it_ended_when_recorded(faults: FaultSe
         assert app.session is not None
         path = app.session.path
     assert path is not None
-    assert len(load_recording(path).interactions) == 5, "the two retries of the first turn stay in the file"
+    assert len(load_recording(path).interactions) == 6, "the two retries of the first turn stay in the file"
     replayed = app_for(faults.url("ok"), replay=load_recording(path), speed=speed)
     async with replayed.run_test(size=(100, 40)) as pilot:
         await wait_for(pilot, lambda: replay_finished(replayed), timeout=30)
@@ -113,4 +113,5 @@ async def test_a_replay_ends_each_turn_as_it_ended_when_recorded(faults: FaultSe
     assert [answer for answer, _ in shown] == [answer for answer, _ in live]
     assert shown[0][1] == live[0][1] == "HTTP 500: Internal server error"
     assert "stopped" in shown[1][1].lower() and shown[1][0].startswith("Hello")
-    assert shown[2] == live[2] == (ANSWER, "")
+    assert shown[2][1] == live[2][1] and "before an answer" in shown[2][1]
+    assert shown[3] == live[3] == (ANSWER, "")
