@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import ssl
+import zlib
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
@@ -106,10 +107,12 @@ class FaultServer:
 
     # -- helpers ------------------------------------------------------------------------------------------
 
-    async def _begin(self, writer: asyncio.StreamWriter, content_type: str = "text/event-stream") -> None:
+    async def _begin(
+        self, writer: asyncio.StreamWriter, content_type: str = "text/event-stream", extra: str = ""
+    ) -> None:
         writer.write(
             f"HTTP/1.1 200 OK\r\nContent-Type: {content_type}\r\nTransfer-Encoding: chunked\r\n"
-            "Connection: close\r\n\r\n".encode()
+            f"{extra}Connection: close\r\n\r\n".encode()
         )
         await writer.drain()
 
@@ -373,3 +376,41 @@ class FaultServer:
     async def _silent(self, writer: asyncio.StreamWriter) -> None:
         """The request is read, and nothing is ever answered (for `stall` seconds)."""
         await asyncio.sleep(self.stall)
+
+    # -- compressed answers ------------------------------------------------------------------------------------
+
+    async def _compressed(
+        self, writer: asyncio.StreamWriter, coding: str, pieces: list[bytes], gap: float = 0.0
+    ) -> zlib._Compress:
+        """Each piece compressed and flushed at once, so it arrives whole; the stream is left open."""
+        compressor = zlib.compressobj(wbits=31 if coding == "gzip" else 15)
+        await self._begin(writer, extra=f"Content-Encoding: {coding}\r\n")
+        for piece in pieces:
+            await self._send(writer, compressor.compress(piece) + compressor.flush(zlib.Z_SYNC_FLUSH))
+            if gap:
+                await asyncio.sleep(gap)
+        return compressor
+
+    async def _gzip_drop(self, writer: asyncio.StreamWriter) -> None:
+        await self._compressed(writer, "gzip", [chunk(word) for word in WORDS[:4]])
+        writer.transport.abort()
+
+    async def _deflate_drop(self, writer: asyncio.StreamWriter) -> None:
+        await self._compressed(writer, "deflate", [chunk(word) for word in WORDS[:4]])
+        writer.transport.abort()
+
+    async def _gzip_ok(self, writer: asyncio.StreamWriter) -> None:
+        pieces = [chunk(reasoning="Thinking it over."), *(chunk(word) for word in WORDS), chunk(finish="stop") + DONE]
+        compressor = await self._compressed(writer, "gzip", pieces)
+        await self._send(writer, compressor.flush())
+        await self._end(writer)
+
+    async def _gzip_long(self, writer: asyncio.StreamWriter) -> None:
+        """The first answer at once; later ones LONG_WORDS, `gap` apart, all gzip-compressed."""
+        if self.counts["gzip-long"] == 1:
+            await self._gzip_ok(writer)
+            return
+        pieces = [*(chunk(word) for word in LONG_WORDS), chunk(finish="stop") + DONE]
+        compressor = await self._compressed(writer, "gzip", pieces, gap=self.gap)
+        await self._send(writer, compressor.flush())
+        await self._end(writer)

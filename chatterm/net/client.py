@@ -35,6 +35,8 @@ MAX_RETRIES = 2
 MAX_WAIT = 8.0
 """The longest wait before a retry; a server asking for longer gets its error shown at once."""
 MAX_ERROR_BODY = 1024 * 1024
+ACCEPT_ENCODING = {"Accept-Encoding": "gzip, deflate"}
+"""The content codings asked for: those the recorder undoes as the bytes arrive (see `chatterm.net.recorder`)."""
 
 
 def retry_after(headers: httpx.Headers) -> float | None:
@@ -129,7 +131,9 @@ class ChatClient:
         if recorder is not None:
             transport = recorder.transport(transport)
         timeout = httpx.Timeout(endpoint.read_timeout, connect=endpoint.connect_timeout)
-        self._http = httpx.AsyncClient(transport=transport, timeout=timeout, follow_redirects=True)
+        self._http = httpx.AsyncClient(
+            transport=transport, timeout=timeout, follow_redirects=True, headers=ACCEPT_ENCODING
+        )
 
     async def aclose(self) -> None:
         await self._http.aclose()
