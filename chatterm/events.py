@@ -80,6 +80,10 @@ class Finish:
     reason: str
 
 
+FINISH_NOTICES = {"length": "stopped at the token limit", "content_filter": "filtered by the provider"}
+"""The finish reasons a user is told of: the provider answered, but not with the whole answer it would have given."""
+
+
 @dataclass(frozen=True, slots=True)
 class StreamWarning:
     """Something in the stream was skipped, but the stream goes on (e.g. a malformed JSON line)."""

@@ -16,6 +16,8 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+from tests import shapes
+
 WORDS = ["Hello", ",", " this", " is", " a", " partial", " answer", "."]
 ANSWER = "".join(WORDS)
 PARTIAL = "".join(WORDS[:4])
@@ -107,10 +109,12 @@ class FaultServer:
 
     # -- helpers ------------------------------------------------------------------------------------------
 
-    async def _begin(self, writer: asyncio.StreamWriter, content_type: str = "text/event-stream") -> None:
+    async def _begin(
+        self, writer: asyncio.StreamWriter, content_type: str = "text/event-stream", extra: str = ""
+    ) -> None:
         writer.write(
             f"HTTP/1.1 200 OK\r\nContent-Type: {content_type}\r\nTransfer-Encoding: chunked\r\n"
-            "Connection: close\r\n\r\n".encode()
+            f"{extra}Connection: close\r\n\r\n".encode()
         )
         await writer.drain()
 
@@ -338,6 +342,143 @@ class FaultServer:
         await self._send(writer, eventstream_frame(DEEP))
         await self._send(writer, bedrock_frame(anthropic_text(ANSWER[len(PARTIAL) :])))
         await self._send(writer, bedrock_frame({"type": "message_stop"}))
+        await self._end(writer)
+
+
+    # -- answers that end without the provider saying so, or with an end the user is told of ------------------
+
+    async def _whole(
+        self, writer: asyncio.StreamWriter, pieces: list[bytes], content_type: str = "text/event-stream"
+    ) -> None:
+        await self._begin(writer, content_type)
+        for piece in pieces:
+            await self._send(writer, piece)
+        await self._end(writer)
+
+    async def _cut(self, writer: asyncio.StreamWriter) -> None:
+        """PARTIAL, then the body ends cleanly: no finish reason, no [DONE] (a proxy whose upstream dropped)."""
+        await self._whole(writer, [chunk(word) for word in WORDS[:4]])
+
+    async def _empty(self, writer: asyncio.StreamWriter) -> None:
+        await self._whole(writer, [])
+
+    async def _blank(self, writer: asyncio.StreamWriter) -> None:
+        """A whole stream that says nothing: a role, a finish reason, [DONE]."""
+        role = json.dumps({"choices": [{"index": 0, "delta": {"role": "assistant"}, "finish_reason": None}]})
+        await self._whole(writer, [f"data: {role}\n\n".encode(), chunk(finish="stop") + DONE])
+
+    async def _html(self, writer: asyncio.StreamWriter) -> None:
+        """A captive portal's login page, with 200 OK."""
+        page = "<!DOCTYPE html>\n<html>\n<head><title>Sign in to the network</title></head>\n<body>\n"
+        page += "".join(f"<p>Line {n} of the terms of use.</p>\n" for n in range(48)) + "</body>\n</html>\n"
+        await self._whole(writer, [page.encode()], "text/html; charset=utf-8")
+
+    async def _length(self, writer: asyncio.StreamWriter) -> None:
+        await self._whole(writer, [*(chunk(word) for word in WORDS[:4]), chunk(finish="length") + DONE])
+
+    async def _filtered(self, writer: asyncio.StreamWriter) -> None:
+        await self._whole(writer, [*(chunk(word) for word in WORDS[:4]), chunk(finish="content_filter") + DONE])
+
+    async def _ok_anthropic(self, writer: asyncio.StreamWriter) -> None:
+        await self._whole(writer, shapes.anthropic(WORDS))
+
+    async def _cut_anthropic(self, writer: asyncio.StreamWriter) -> None:
+        await self._whole(writer, shapes.anthropic(WORDS[:4], end=False))
+
+    async def _length_anthropic(self, writer: asyncio.StreamWriter) -> None:
+        await self._whole(writer, shapes.anthropic(WORDS[:4], stop_reason="max_tokens"))
+
+    async def _ok_gemini(self, writer: asyncio.StreamWriter) -> None:
+        await self._whole(writer, shapes.gemini(WORDS))
+
+    async def _cut_gemini(self, writer: asyncio.StreamWriter) -> None:
+        await self._whole(writer, shapes.gemini(WORDS[:4], end=False))
+
+    async def _length_gemini(self, writer: asyncio.StreamWriter) -> None:
+        await self._whole(writer, shapes.gemini(WORDS[:4], finish_reason="MAX_TOKENS"))
+
+    async def _safety_gemini(self, writer: asyncio.StreamWriter) -> None:
+        await self._whole(writer, shapes.gemini(WORDS[:4], finish_reason="SAFETY"))
+
+    async def _recitation_gemini(self, writer: asyncio.StreamWriter) -> None:
+        await self._whole(writer, shapes.gemini(WORDS[:4], finish_reason="RECITATION"))
+
+    async def _ok_ollama(self, writer: asyncio.StreamWriter) -> None:
+        await self._whole(writer, shapes.ollama(WORDS), "application/x-ndjson")
+
+    async def _cut_ollama(self, writer: asyncio.StreamWriter) -> None:
+        await self._whole(writer, shapes.ollama(WORDS[:4], end=False), "application/x-ndjson")
+
+    # -- overloads, retried before the answer begins ----------------------------------------------------------
+
+    async def _e529(self, writer: asyncio.StreamWriter) -> None:
+        overloaded = {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}
+        await self._status(writer, 529, overloaded, "Retry-After: 0.1\r\n")
+
+    async def _e529_then_ok(self, writer: asyncio.StreamWriter) -> None:
+        await (self._e529(writer) if self.counts["e529-then-ok"] == 1 else self._ok(writer))
+
+    async def _overloaded_body_then_ok(self, writer: asyncio.StreamWriter) -> None:
+        """An overload told by the error body alone, under a status that is not retried for itself."""
+        if self.counts["overloaded-body-then-ok"] == 1:
+            overloaded = {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}
+            await self._status(writer, 400, overloaded)
+        else:
+            await self._ok(writer)
+
+    async def _overloaded_event(self, writer: asyncio.StreamWriter) -> None:
+        await self._whole(writer, shapes.anthropic_overloaded())
+
+    async def _overloaded_event_then_ok(self, writer: asyncio.StreamWriter) -> None:
+        if self.counts["overloaded-event-then-ok"] == 1:
+            await self._overloaded_event(writer)
+        else:
+            await self._ok_anthropic(writer)
+
+    async def _late_overload(self, writer: asyncio.StreamWriter) -> None:
+        """An overload reported after part of the answer: not retried, the part is kept."""
+        await self._whole(writer, [*shapes.anthropic(WORDS[:4], end=False), *shapes.anthropic_overloaded()[1:]])
+
+    async def _silent(self, writer: asyncio.StreamWriter) -> None:
+        """The request is read, and nothing is ever answered (for `stall` seconds)."""
+        await asyncio.sleep(self.stall)
+
+    # -- compressed answers ------------------------------------------------------------------------------------
+
+    async def _compressed(
+        self, writer: asyncio.StreamWriter, coding: str, pieces: list[bytes], gap: float = 0.0
+    ) -> zlib._Compress:
+        """Each piece compressed and flushed at once, so it arrives whole; the stream is left open."""
+        compressor = zlib.compressobj(wbits=31 if coding == "gzip" else 15)
+        await self._begin(writer, extra=f"Content-Encoding: {coding}\r\n")
+        for piece in pieces:
+            await self._send(writer, compressor.compress(piece) + compressor.flush(zlib.Z_SYNC_FLUSH))
+            if gap:
+                await asyncio.sleep(gap)
+        return compressor
+
+    async def _gzip_drop(self, writer: asyncio.StreamWriter) -> None:
+        await self._compressed(writer, "gzip", [chunk(word) for word in WORDS[:4]])
+        writer.transport.abort()
+
+    async def _deflate_drop(self, writer: asyncio.StreamWriter) -> None:
+        await self._compressed(writer, "deflate", [chunk(word) for word in WORDS[:4]])
+        writer.transport.abort()
+
+    async def _gzip_ok(self, writer: asyncio.StreamWriter) -> None:
+        pieces = [chunk(reasoning="Thinking it over."), *(chunk(word) for word in WORDS), chunk(finish="stop") + DONE]
+        compressor = await self._compressed(writer, "gzip", pieces)
+        await self._send(writer, compressor.flush())
+        await self._end(writer)
+
+    async def _gzip_long(self, writer: asyncio.StreamWriter) -> None:
+        """The first answer at once; later ones LONG_WORDS, `gap` apart, all gzip-compressed."""
+        if self.counts["gzip-long"] == 1:
+            await self._gzip_ok(writer)
+            return
+        pieces = [*(chunk(word) for word in LONG_WORDS), chunk(finish="stop") + DONE]
+        compressor = await self._compressed(writer, "gzip", pieces, gap=self.gap)
+        await self._send(writer, compressor.flush())
         await self._end(writer)
 
 

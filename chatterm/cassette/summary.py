@@ -6,19 +6,24 @@ from typing import Any
 
 from chatterm.cassette.model import Interaction, Recording
 from chatterm.conversation.reply import Reply
-from chatterm.decode.body import body_kind, decode_all
+from chatterm.decode.body import BodyDecoder, body_kind
 from chatterm.decode.errors import http_error
 from chatterm.events import StreamError
+
+RETRIED = "retried"
+"""Marks (in an exchange's `meta`) an attempt that was retried: the next exchange answers the same turn."""
 
 
 def reply_of(interaction: Interaction, think_tags: bool = True) -> Reply:
     """Decode a recorded response exactly as the live client would have."""
     response = interaction.response
     reply = Reply(status=response.status)
+    decoder = None
     if response.status is not None and response.status >= 400:
         reply.add(http_error(response.status, response.body, response.reason))
     else:
-        reply.extend(decode_all(response.body, body_kind(response.content_type, response.body[:64]), think_tags))
+        decoder = BodyDecoder(body_kind(response.content_type, response.body[:64]), think_tags=think_tags)
+        reply.extend([*decoder.feed(response.body), *decoder.close()])
     if response.error and reply.error is None:
         status = response.error.get("status")
         reply.add(
@@ -28,6 +33,9 @@ def reply_of(interaction: Interaction, think_tags: bool = True) -> Reply:
         )
     if interaction.note and reply.error is None and not reply.content and not reply.reasoning:
         reply.add(StreamError(status=None, message=interaction.note, kind="unsupported"))
+    verdict = decoder.verdict() if decoder is not None and reply.error is None else None
+    if verdict is not None:
+        reply.add(verdict)  # (after the recorded error: what the live client knew when it ended is more precise)
     if reply.model is None and interaction.request is not None:
         reply.model = interaction.request.model
     return reply
@@ -40,11 +48,36 @@ def request_summary(interaction: Interaction) -> dict[str, Any] | None:
     return {"method": request.method, "url": request.url, "model": request.model, "messages": request.messages}
 
 
+def turns(interactions: list[Interaction]) -> list[list[Interaction]]:
+    """The exchanges grouped into the turns a user saw: the attempts a retry superseded (marked `RETRIED`), then
+    the attempt that answered."""
+    grouped: list[list[Interaction]] = []
+    attempts: list[Interaction] = []
+    for interaction in interactions:
+        attempts.append(interaction)
+        if interaction.meta.get(RETRIED) is not True:
+            grouped.append(attempts)
+            attempts = []
+    if attempts:
+        grouped.append(attempts)  # (the process ended while it waited to retry)
+    return grouped
+
+
+def answers(recording: Recording) -> Recording:
+    """The recording with only the attempt that answered each turn (what a replay plays)."""
+    return Recording(format=recording.format, interactions=[turn[-1] for turn in turns(recording.interactions)])
+
+
 def summarize(recording: Recording, think_tags: bool = True) -> dict[str, Any]:
+    """The `show --json` document: one entry per turn, the attempts retried before its answer under `retried`."""
     return {
         "format": recording.format,
         "turns": [
-            {"request": request_summary(i), "response": reply_of(i, think_tags).as_dict()}
-            for i in recording.interactions
+            {
+                "request": request_summary(turn[-1]),
+                "response": reply_of(turn[-1], think_tags).as_dict(),
+                "retried": [reply_of(attempt, think_tags).as_dict() for attempt in turn[:-1]],
+            }
+            for turn in turns(recording.interactions)
         ],
     }

@@ -6,11 +6,10 @@ chatterm keeps what vcrpy does not know under `x_chatterm` (EXTRA) in each respo
 
 from __future__ import annotations
 
-import gzip
 import json
-import zlib
 from typing import Any
 
+from chatterm.cassette.coding import Inflater, inflate
 from chatterm.cassette.model import (
     Headers,
     Interaction,
@@ -122,14 +121,12 @@ def offsets_from(value: Any) -> list[tuple[float, int]] | None:
 
 def decoded(body: bytes, headers: Headers) -> tuple[bytes, Headers]:
     """Undo a gzip or deflate Content-Encoding, so the body is what the client read."""
-    encoding = (header(headers, "content-encoding") or "").lower()
-    try:
-        if encoding == "gzip" or body[:2] == b"\x1f\x8b":
-            body = gzip.decompress(body)
-        elif encoding == "deflate":
-            body = zlib.decompress(body)
-        else:
-            return body, headers
-    except (OSError, EOFError, zlib.error):
+    encoding = (header(headers, "content-encoding") or "").strip().lower()
+    if body[:2] == b"\x1f\x8b":
+        encoding = "gzip"
+    if not Inflater.handles(encoding):
         return body, headers
-    return body, without_headers(headers, "content-encoding", "content-length")
+    text = inflate(body, encoding)  # (a body cut short inflates as far as it goes)
+    if text is None:
+        return body, headers
+    return text, without_headers(headers, "content-encoding", "content-length")

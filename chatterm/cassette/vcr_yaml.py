@@ -15,7 +15,7 @@ from typing import Any
 import yaml
 
 from chatterm.cassette.dataio import SafeDumper
-from chatterm.cassette.model import Interaction, Recording, Request, reason_phrase
+from chatterm.cassette.model import Interaction, Recording, Request, Response, reason_phrase
 from chatterm.cassette.vcr import EXTRA
 
 
@@ -88,13 +88,20 @@ def vcr_item(interaction: Interaction, body: object = None, offsets: object = No
         "response": {
             "body": {"string": text_or_bytes(response.body) if body is None else body},
             "headers": response.headers,
-            "status": {"code": response.status or 200, "message": response.reason or reason_phrase(response.status)},
+            "status": _status(response),
         },
     }
     extra = extra_of(interaction, offsets)
     if extra:
         item["response"][EXTRA] = extra
     return item
+
+
+def _status(response: Response) -> dict[str, Any]:
+    """The status as vcrpy keeps it; none at all (`code: null`) for a request that got no answer."""
+    if response.status is None and not response.body and response.error:
+        return {"code": None, "message": ""}
+    return {"code": response.status or 200, "message": response.reason or reason_phrase(response.status)}
 
 
 _BODY = "chatterm-body-placeholder-7f3e"

@@ -19,7 +19,7 @@ from chatterm.cassette.store import SessionSaver, new_session_path
 from chatterm.cassette.summary import reply_of
 from chatterm.conversation.history import Conversation, message_text
 from chatterm.conversation.reply import Reply
-from chatterm.events import Event
+from chatterm.events import Event, StreamError
 from chatterm.net.client import ChatClient
 from chatterm.net.recorder import Recorder
 from chatterm.settings.choice import Choice
@@ -146,8 +146,20 @@ def user_text(interaction: Interaction) -> str:
 
 
 def replay_client(recording: Recording, speed: float, instant: bool, choice: Choice) -> ChatClient:
-    """A client whose answers come from a recording, at its pace."""
-    return ChatClient(choice.endpoint, transport=ReplayTransport(recording, speed=speed, instant=instant))
+    """A client whose answers come from a recording, at its pace (never retrying: the attempts were recorded)."""
+    transport = ReplayTransport(recording, speed=speed, instant=instant)
+    return ChatClient(choice.endpoint, transport=transport, retries=0)
+
+
+async def replayed(client: ChatClient, interaction: Interaction) -> AsyncIterator[Event]:
+    """A recorded turn played again by a `replay_client`, ending as it ended when it was recorded: with the error it
+    was saved with (a stop, a lost connection, no answer at all), which its bytes alone cannot tell."""
+    recorded = reply_of(interaction).error
+    async for event in client.stream(request_messages(interaction)):
+        if not (recorded is not None and isinstance(event, StreamError)):
+            yield event
+    if recorded is not None:
+        yield recorded
 
 
 def request_messages(interaction: Interaction) -> list[Any]:

@@ -85,6 +85,8 @@ def run_ask(args: argparse.Namespace) -> int:
     if reply.error is not None:
         output.error(reply.error.message)
         return EXIT_PROVIDER
+    if reply.finish_notice is not None:  # the provider answered, but not with all it would have said
+        print(f"chatterm: note: {reply.finish_notice}", file=sys.stderr)
     return EXIT_OK
 
 

@@ -30,6 +30,9 @@ def run_show(args: argparse.Namespace) -> int:
         for message in (request or {}).get("messages") or []:
             if isinstance(message, dict):
                 out.append(f"[{message.get('role', '?')}] {message_text(message)}")
+        for attempt in turn["retried"]:
+            error = attempt["error"]
+            out.append(f"[retried] {error['message'] if error else 'an attempt that was retried'}")
         if response["reasoning"]:
             out.append(f"[reasoning] {response['reasoning']}")
         if response["content"]:

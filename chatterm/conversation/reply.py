@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from chatterm.events import (
+    FINISH_NOTICES,
     Content,
     Event,
     Finish,
@@ -52,6 +53,11 @@ class Reply:
     @property
     def reasoning(self) -> str:
         return "".join(self.reasoning_parts)
+
+    @property
+    def finish_notice(self) -> str | None:
+        """What a user is told of the finish reason (the token limit, a filter), None for an ordinary end."""
+        return FINISH_NOTICES.get(self.finish_reason or "")
 
     def add(self, event: Event) -> None:
         """Fold one event in."""

@@ -15,6 +15,7 @@ from typing import Any
 from httpx_sse import ServerSentEvent
 
 from chatterm.decode.anthropic import AnthropicDecoder, is_anthropic
+from chatterm.decode.ending import HTML_PAGE, UNREADABLE, Ending, is_markup
 from chatterm.decode.errors import is_error_payload, stream_error
 from chatterm.decode.eventstream import EventStreamError, FrameDecoder
 from chatterm.decode.gemini import GeminiDecoder, is_gemini
@@ -24,10 +25,12 @@ from chatterm.decode.safejson import MAX_DEPTH, TooDeep, loads
 from chatterm.decode.sse import EventAssembler, LineSplitter
 from chatterm.events import Event, StreamError, StreamWarning
 
+SNIFF = 16
+"""Bytes (past leading blanks) that tell a page from JSON or a stream."""
 MAX_LINE = 16 * 1024 * 1024
 """The longest line (or whole JSON body) accepted; past it the answer ends with an error."""
 
-SSE, NDJSON, JSON, EVENTSTREAM = "sse", "ndjson", "json", "eventstream"
+SSE, NDJSON, JSON, EVENTSTREAM, HTML = "sse", "ndjson", "json", "eventstream", "html"
 TOO_DEEP = StreamWarning(f"skipped a chunk nested more than {MAX_DEPTH} levels deep")
 
 
@@ -42,6 +45,8 @@ def body_kind(content_type: str | None, head: bytes = b"") -> str:
         return EVENTSTREAM
     if kind.endswith("json"):
         return JSON
+    if kind in ("text/html", "application/xhtml+xml"):
+        return HTML
     start = head.lstrip()[:6]
     if start.startswith((b"data:", b"event:", b":", b"id:", b"retry:")):
         return SSE
@@ -59,7 +64,8 @@ class BodyDecoder:
     def __init__(self, kind: str, think_tags: bool = True) -> None:
         self.kind = kind
         self.done = False
-        """True once the stream said it ended (`[DONE]`, an error event)."""
+        """True once the stream said it ended (`[DONE]`, an error event): what follows is not read."""
+        self.ending = Ending()
         self._openai = OpenAIDecoder(think_tags=think_tags)
         self._anthropic = AnthropicDecoder()
         self._gemini = GeminiDecoder()
@@ -72,19 +78,52 @@ class BodyDecoder:
         self._pending = 0
         self._whole: list[bytes] = []
         self._failed = False
-        self._sniffed = kind != SSE
+        self._sniffed = kind == EVENTSTREAM
+        self._head = b""
+        """The first bytes, held until there are enough of them to tell what the body is."""
 
     def feed(self, data: bytes) -> list[Event]:
         """Events completed by `data`."""
+        return self.ending.watch(self._feed(data))
+
+    def close(self) -> list[Event]:
+        """The body ended: release what is held back."""
+        return self.ending.watch(self._close())
+
+    def verdict(self) -> StreamError | None:
+        """After `close`: the error of an answer that ended without the provider saying so, or empty (else None)."""
+        return self.ending.verdict()
+
+    def _feed(self, data: bytes) -> list[Event]:
         if self._failed or not data:
             return []
+        if data.strip():
+            self.ending.received = True
         if self.kind == EVENTSTREAM:
             return self._feed_frames(data)
-        if not self._sniffed and data.strip():
-            self._sniffed = True
-            if data.lstrip()[:1] in (b"{", b"["):
-                self.kind = JSON  # a whole JSON document where a stream was announced
-        if self.kind == JSON:
+        if not self._sniffed:
+            self._head += data
+            if len(self._head.lstrip(b" \t\r\n\xef\xbb\xbf")) < SNIFF:
+                return []  # (held: what the body is, is told from its first bytes however they were split)
+            data, self._head = self._head, b""
+            if self._sniff(data):
+                return self._fail(HTML_PAGE, "html")
+        return self._take(data)
+
+    def _sniff(self, head: bytes) -> bool:
+        """Tell the framing from the body's first bytes; True for an HTML page."""
+        self._sniffed = True
+        if is_markup(head):
+            self.done = True
+            return True
+        if self.kind == HTML:
+            self.kind = body_kind(None, head)  # announced as a page, but it is not one
+        elif self.kind == SSE and head.lstrip()[:1] in (b"{", b"["):
+            self.kind = JSON  # a whole JSON document where a stream was announced
+        return False
+
+    def _take(self, data: bytes) -> list[Event]:
+        if self.kind in (JSON, HTML):
             self._pending += len(data)
             if self._pending > MAX_LINE:
                 return self._fail(f"the response body is larger than {MAX_LINE // (1024 * 1024)} MiB")
@@ -96,12 +135,14 @@ class BodyDecoder:
             return self._fail(f"a line of the stream is longer than {MAX_LINE // (1024 * 1024)} MiB")
         return self._lines_to_events(self._lines.feed(self._text.decode(data)))
 
-    def close(self) -> list[Event]:
-        """The body ended: release what is held back."""
-        if self._failed:
-            return []
+    def _close(self) -> list[Event]:
         events: list[Event] = []
-        if self.kind == JSON:
+        if not self._sniffed and self._head and not self._failed:
+            head, self._head = self._head, b""
+            events = self._fail(HTML_PAGE, "html") if self._sniff(head) else self._take(head)
+        if self._failed:
+            return events
+        if self.kind in (JSON, HTML):
             events.extend(self._whole_body(b"".join(self._whole)))
         elif self.kind == EVENTSTREAM:
             if self._frames.pending:
@@ -113,9 +154,9 @@ class BodyDecoder:
         events.extend(self._ollama.finish())
         return events
 
-    def _fail(self, message: str) -> list[Event]:
+    def _fail(self, message: str, kind: str = "stream") -> list[Event]:
         self._failed = True
-        return [*self._openai.finish(), StreamError(status=None, message=message, kind="stream")]
+        return [*self._openai.finish(), StreamError(status=None, message=message, kind=kind)]
 
     def _lines_to_events(self, lines: list[str], end: bool = False) -> list[Event]:
         if self.kind == NDJSON:
@@ -149,6 +190,7 @@ class BodyDecoder:
                 self.done = True
             elif data.strip() == "[DONE]":
                 self.done = True
+                self.ending.said_end = True
             elif data.strip():
                 events.extend(self._json_text(data))
         return events
@@ -171,6 +213,8 @@ class BodyDecoder:
             return [StreamWarning(f"skipped a chunk that is not an object: {str(payload)[:40]!r}")]
         if is_anthropic(payload):
             events = self._anthropic.event(payload)
+            if payload.get("type") == "message_stop":
+                self.ending.said_end = True
         elif is_gemini(payload):
             events = self._gemini.chunk(payload)
         elif is_ollama(payload):
@@ -186,17 +230,18 @@ class BodyDecoder:
         if not text.strip():
             return []
         try:
-            return self.payload(loads(text))
+            document = loads(text)
         except TooDeep:
             return [StreamWarning(f"skipped the response body: nested more than {MAX_DEPTH} levels deep")]
         except ValueError:
             pass
+        else:
+            self.ending.said_end = True  # a whole document: nothing of it is missing
+            return self.payload(document)
         # Not one JSON document: perhaps an SSE or NDJSON body sent with the wrong Content-Type.
         self.kind = SSE if body_kind(None, body) == SSE else NDJSON
         events = self._lines_to_events(self._lines.feed(text) + self._lines.flush(), end=True)
-        if not events:
-            events.append(StreamWarning("the response body is neither JSON nor a stream chatterm knows"))
-        return events
+        return events or self._fail(UNREADABLE, "unreadable")
 
     def _feed_frames(self, data: bytes) -> list[Event]:
         try:

@@ -76,17 +76,27 @@ def is_error_payload(payload: Any) -> bool:
     return payload.get("error") not in (None, "", {})
 
 
+def is_overloaded(payload: Any) -> bool:
+    """True for Anthropic's `overloaded_error`: the provider is busy, a retry may well succeed."""
+    inner = payload.get("error") if isinstance(payload, dict) else None
+    return isinstance(inner, dict) and inner.get("type") == "overloaded_error"
+
+
 def http_error(status: int, body: bytes, reason: str = "", retry_after: float | None = None) -> StreamError:
     """The error for an HTTP answer with a 4xx/5xx status."""
     text = body.decode("utf-8", "replace")
     words: str | None = None
+    kind = "http"
     try:
-        words = error_words(loads(text))
+        payload = loads(text)
     except ValueError:
         words = _clip(text) if text.strip() and "<html" not in text[:200].lower() else None
+    else:
+        words = error_words(payload)
+        kind = "overloaded" if is_overloaded(payload) else kind
     if not words:
         words = reason or "no details given"
-    return StreamError(status=status, message=f"HTTP {status}: {words}", kind="http", retry_after=retry_after)
+    return StreamError(status=status, message=f"HTTP {status}: {words}", kind=kind, retry_after=retry_after)
 
 
 def stream_error(payload: Any) -> StreamError:
@@ -94,4 +104,5 @@ def stream_error(payload: Any) -> StreamError:
     words = error_words(payload) or "the provider reported an error"
     code = error_code(payload)
     prefix = f"error {code} in stream" if code else "error in stream"
-    return StreamError(status=code, message=f"{prefix}: {words}", kind="stream")
+    kind = "overloaded" if is_overloaded(payload) else "stream"
+    return StreamError(status=code, message=f"{prefix}: {words}", kind=kind)

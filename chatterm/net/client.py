@@ -11,6 +11,7 @@ the environment names (`chatterm.net.proxies`).
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import datetime as dt
 import errno
 import random
@@ -24,16 +25,18 @@ import httpx
 
 from chatterm.decode.body import BodyDecoder, body_kind
 from chatterm.decode.errors import http_error
-from chatterm.events import Event, StreamError, StreamWarning
+from chatterm.events import Content, Event, Reasoning, StreamError, StreamWarning, ToolCallDelta
 from chatterm.net.endpoint import Endpoint
 from chatterm.net.proxies import ProxyRoutes, client_transport, shown
 from chatterm.net.recorder import Recorder
 
-RETRY_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504})
+RETRY_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504, 529})
 MAX_RETRIES = 2
 MAX_WAIT = 8.0
 """The longest wait before a retry; a server asking for longer gets its error shown at once."""
 MAX_ERROR_BODY = 1024 * 1024
+ACCEPT_ENCODING = {"Accept-Encoding": "gzip, deflate"}
+"""The content codings asked for: those the recorder undoes as the bytes arrive (see `chatterm.net.recorder`)."""
 
 
 def retry_after(headers: httpx.Headers) -> float | None:
@@ -110,6 +113,7 @@ class ChatClient:
         recorder: records every exchange (a cassette) when given.
         transport: an httpx transport to use instead of the network (replay, tests); by default
             `chatterm.net.proxies.client_transport()`: chatterm's transport, or a proxy's the environment names.
+        retries: the most retries of one request (none for a replay: its attempts were recorded).
     """
 
     def __init__(
@@ -117,15 +121,19 @@ class ChatClient:
         endpoint: Endpoint,
         recorder: Recorder | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
+        retries: int = MAX_RETRIES,
     ) -> None:
         self.endpoint = endpoint
         self.recorder = recorder
+        self.retries = retries
         transport = transport or client_transport()
         self._routes = transport if isinstance(transport, ProxyRoutes) else None
         if recorder is not None:
             transport = recorder.transport(transport)
         timeout = httpx.Timeout(endpoint.read_timeout, connect=endpoint.connect_timeout)
-        self._http = httpx.AsyncClient(transport=transport, timeout=timeout, follow_redirects=True)
+        self._http = httpx.AsyncClient(
+            transport=transport, timeout=timeout, follow_redirects=True, headers=ACCEPT_ENCODING
+        )
 
     async def aclose(self) -> None:
         await self._http.aclose()
@@ -139,43 +147,55 @@ class ChatClient:
     async def stream(self, messages: list[dict[str, Any]], model: str | None = None) -> AsyncIterator[Event]:
         """The events of one answer; always ends (never raises for network or provider trouble)."""
         body = self.endpoint.request_body(messages, model)
-        for attempt in range(MAX_RETRIES + 1):
-            started = False
-            try:
-                async with self._http.stream(
-                    "POST", self.endpoint.chat_url, json=body, headers=self.endpoint.request_headers()
-                ) as response:
-                    if response.status_code >= 400:
-                        error = await self._http_error(response)
-                        wait = self._retry_wait(error, attempt)
-                        if wait is None:
-                            yield error
-                            return
-                        yield StreamWarning(f"{error.message}; retrying in {wait:.1f} s")
-                        await asyncio.sleep(wait)
-                        continue
-                    decoder = BodyDecoder(
-                        body_kind(response.headers.get("content-type")), think_tags=self.endpoint.think_tags
-                    )
-                    async for chunk in response.aiter_bytes():
-                        started = True
-                        if decoder.done:
-                            continue  # drain to the end, so the recording holds the whole body
-                        for event in decoder.feed(chunk):
-                            if isinstance(event, StreamError):
-                                self._note(event)
-                            yield event
-                    for event in decoder.close():
-                        if isinstance(event, StreamError):
-                            self._note(event)
-                        yield event
-                    return
-            except httpx.HTTPError as exc:
-                proxy = self._routes.proxy_for(self.endpoint.chat_url) if self._routes is not None else None
-                error = transport_error(exc, self.endpoint, started, proxy)
-                self._note(error)
-                yield error
+        for attempt in range(self.retries + 1):
+            retry = _Retry()
+            async for event in self._attempt(body, attempt, retry):
+                yield event
+            if retry.error is None or retry.wait is None:
                 return
+            yield StreamWarning(f"{retry.error.message}; retrying in {retry.wait:.1f} s")
+            await asyncio.sleep(retry.wait)
+
+    async def _attempt(self, body: dict[str, Any], attempt: int, retry: _Retry) -> AsyncIterator[Event]:
+        """One request and its answer. An error the provider answers before any of the answer (a 5xx, 429, an
+        overload) is left in `retry` when it is worth another attempt, instead of being yielded."""
+        first = len(self.recorder.interactions) if self.recorder is not None else 0
+        started = shown = False
+        try:
+            async with self._http.stream(
+                "POST", self.endpoint.chat_url, json=body, headers=self.endpoint.request_headers()
+            ) as response:
+                if response.status_code >= 400:
+                    error = await self._http_error(response)
+                    if self._retry(retry, error, attempt, first):
+                        return
+                    yield error
+                    return
+                decoder = BodyDecoder(
+                    body_kind(response.headers.get("content-type")), think_tags=self.endpoint.think_tags
+                )
+                async for chunk in response.aiter_bytes():
+                    started = True
+                    if decoder.done:
+                        continue  # drain to the end, so the recording holds the whole body
+                    for event in decoder.feed(chunk):
+                        if isinstance(event, StreamError):
+                            if not shown and self._retry(retry, _waited(event, response.headers), attempt, first):
+                                return
+                            self._note(event, first)
+                        shown = shown or isinstance(event, (Content, Reasoning, ToolCallDelta))
+                        yield event
+                ending = decoder.close()
+                verdict = decoder.verdict()  # (the one place an answer is judged whole, cut short or empty)
+                for event in ending if verdict is None else [*ending, verdict]:
+                    if isinstance(event, StreamError):
+                        self._note(event, first)
+                    yield event
+        except httpx.HTTPError as exc:
+            proxy = self._routes.proxy_for(self.endpoint.chat_url) if self._routes is not None else None
+            error = transport_error(exc, self.endpoint, started, proxy)
+            self._note(error, first)
+            yield error
 
     async def _http_error(self, response: httpx.Response) -> StreamError:
         data = bytearray()
@@ -185,14 +205,40 @@ class ChatClient:
                 break
         return http_error(response.status_code, bytes(data), response.reason_phrase, retry_after(response.headers))
 
-    @staticmethod
-    def _retry_wait(error: StreamError, attempt: int) -> float | None:
-        if error.status not in RETRY_STATUSES or attempt >= MAX_RETRIES:
-            return None
-        if error.retry_after is not None:
-            return float(error.retry_after) if error.retry_after <= MAX_WAIT else None
-        return min(0.5 * 2.0**attempt + random.uniform(0, 0.25), MAX_WAIT)
+    def _retry(self, retry: _Retry, error: StreamError, attempt: int, first: int) -> bool:
+        """Whether `error` is retried (its wait and words kept in `retry`, its exchange marked as retried)."""
+        wait = retry_wait(error, attempt, self.retries)
+        if wait is None:
+            return False
+        retry.error, retry.wait = error, wait
+        if self.recorder is not None and len(self.recorder.interactions) > first:
+            self._note(error, first)
+            self.recorder.mark_retried()
+        return True
 
-    def _note(self, error: StreamError) -> None:
-        if self.recorder is not None:
+    def _note(self, error: StreamError, first: int) -> None:
+        """Keep the error with the exchange of this attempt (`first`: how many exchanges there were before it)."""
+        if self.recorder is not None and len(self.recorder.interactions) > first:
             self.recorder.note_error({"status": error.status, "message": error.message})
+
+
+class _Retry:
+    """What an attempt that is to be retried ended with, and how long to wait."""
+
+    def __init__(self) -> None:
+        self.error: StreamError | None = None
+        self.wait: float | None = None
+
+
+def retry_wait(error: StreamError, attempt: int, retries: int = MAX_RETRIES) -> float | None:
+    """Seconds to wait before retrying after `error` on the given attempt (from 0), or None: not retried."""
+    if (error.status not in RETRY_STATUSES and error.kind != "overloaded") or attempt >= retries:
+        return None
+    if error.retry_after is not None:
+        return float(error.retry_after) if error.retry_after <= MAX_WAIT else None
+    return min(0.5 * 2.0**attempt + random.uniform(0, 0.25), MAX_WAIT)
+
+
+def _waited(error: StreamError, headers: httpx.Headers) -> StreamError:
+    """An error inside a stream, with the Retry-After its response carried."""
+    return dataclasses.replace(error, retry_after=retry_after(headers)) if error.retry_after is None else error

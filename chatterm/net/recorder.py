@@ -14,8 +14,10 @@ from typing import Any
 
 import httpx
 
-from chatterm.cassette.model import Headers, Interaction, Recording, Request, Response
+from chatterm.cassette.coding import Inflater
+from chatterm.cassette.model import Headers, Interaction, Recording, Request, Response, without_headers
 from chatterm.cassette.redact import clean_request
+from chatterm.cassette.summary import RETRIED
 from chatterm.cassette.timing import EventTimes
 from chatterm.decode.body import body_kind
 from chatterm.net.sockets import AsyncioStream
@@ -66,16 +68,30 @@ class Recorder:
             self.interactions[-1].response.error = error
             self.updated()
 
+    def mark_retried(self) -> None:
+        """Mark the last exchange as an attempt that was retried: the next one answers the same turn."""
+        if self.interactions:
+            self.interactions[-1].meta[RETRIED] = True
+            self.updated()
+
     def updated(self) -> None:
         if self.on_update is not None:
             self.on_update(self)
 
 
 class _Capture:
+    """The body of one response as it arrives, inflated when it came compressed (`inflater`)."""
+
     def __init__(
-        self, recorder: Recorder, interaction: Interaction, started: float, clock: Callable[[], float]
+        self,
+        recorder: Recorder,
+        interaction: Interaction,
+        started: float,
+        clock: Callable[[], float],
+        inflater: Inflater | None = None,
     ) -> None:
         self.recorder = recorder
+        self.inflater = inflater
         self.clock = clock
         """When the chunk just read arrived."""
         self.interaction = interaction
@@ -89,8 +105,11 @@ class _Capture:
 
     def add(self, chunk: bytes) -> None:
         now = time.monotonic()
-        self.body += chunk
-        self.chunks.append((self.clock() - self.started, len(self.body)))
+        if self.inflater is not None:
+            chunk = self.inflater.feed(chunk)
+        if chunk:
+            self.body += chunk
+            self.chunks.append((self.clock() - self.started, len(self.body)))
         if now - self.last_flush >= self.recorder.flush_interval:
             self.last_flush = now
             self.sync()
@@ -108,6 +127,8 @@ class _Capture:
         if self.closed:
             return
         self.closed = True
+        if self.inflater is not None:
+            self.body += self.inflater.flush()
         self.sync()
         response = self.interaction.response
         if response.error is not None and response.error.get("message") == INCOMPLETE:
@@ -144,19 +165,28 @@ class RecordingTransport(httpx.AsyncBaseTransport):
         body = request.content if isinstance(request.stream, httpx.ByteStream) else await request.aread()
         kept = Request(method=request.method, url=str(request.url), headers=_headers(request.headers), body=body)
         started = time.monotonic()
-        response = await self._inner.handle_async_request(request)
+        try:
+            response = await self._inner.handle_async_request(request)
+        except Exception as exc:
+            # No answer at all (refused, a TLS failure, no headers before the read timeout): the request is kept
+            # with a response that has no status; the client notes its own words for the error over these.
+            failed = Response(status=None, error={"status": None, "message": f"{type(exc).__name__}: {exc}"})
+            self._recorder.interactions.append(Interaction(clean_request(kept, self._recorder.secrets), failed))
+            self._recorder.updated()
+            raise
+        headers = _headers(response.headers)
+        coding = response.headers.get("content-encoding", "")
+        inflater = Inflater(coding) if Inflater.handles(coding) else None
+        if inflater is not None:  # kept as the client reads it: inflated, so a body cut short still reads
+            headers = without_headers(headers, "content-encoding", "content-length")
         interaction = Interaction(
             request=clean_request(kept, self._recorder.secrets),
-            response=Response(
-                status=response.status_code,
-                headers=_headers(response.headers),
-                reason=_reason(response),
-            ),
+            response=Response(status=response.status_code, headers=headers, reason=_reason(response)),
         )
         self._recorder.interactions.append(interaction)
         stream = response.extensions.get("network_stream")
         clock = (lambda: stream.arrived) if isinstance(stream, AsyncioStream) else time.monotonic
-        capture = _Capture(self._recorder, interaction, started, clock)
+        capture = _Capture(self._recorder, interaction, started, clock, inflater)
         assert isinstance(response.stream, httpx.AsyncByteStream)
         return httpx.Response(
             status_code=response.status_code,

@@ -154,7 +154,11 @@ def test_first_run_opens_a_working_chat_on_the_demo_profile(terminal: Terminal) 
     terminal.send("C-q")
 
 
-def test_kill_9_mid_answer_keeps_the_session_as_far_as_it_got(terminal: Terminal, fault_server: Any) -> None:
+@pytest.mark.parametrize("scenario", ["long", "gzip-long"])
+def test_kill_9_mid_answer_keeps_the_session_as_far_as_it_got(
+    terminal: Terminal, fault_server: Any, scenario: str
+) -> None:
+    """Also for an answer sent gzip-compressed, whose wire bytes cut short would not inflate as a whole."""
     import os
     import signal
 
@@ -164,7 +168,7 @@ def test_kill_9_mid_answer_keeps_the_session_as_far_as_it_got(terminal: Terminal
     from tests.faultserver import LONG_ANSWER
 
     fault_server.gap = 0.03
-    terminal.start(chatterm_command("--base-url", fault_server.url("long"), "--model", "fault-model"))
+    terminal.start(chatterm_command("--base-url", fault_server.url(scenario), "--model", "fault-model"))
     terminal.wait_for(lambda s: "Enter sends" in s)
     terminal.send("an earlier turn", "Enter")
     terminal.wait_for(lambda s: "partial answer." in s and "ready" in s)

@@ -211,8 +211,11 @@ class ChatScreen(Screen[None]):
                 notice = "Stopped. Ctrl+R asks again."
             elif reply.error is not None:
                 notice = f"{reply.error.message} · Ctrl+R retries"
+            else:
+                notice = reply.finish_notice  # (an answer, but not all of it: told in the warning colour)
             reasoning_tokens = reply.usage.reasoning_tokens if reply.usage else None
-            await message.finish(notice=notice, stopped=stopped, reasoning_tokens=reasoning_tokens)
+            warn = stopped or (reply.error is None and notice is not None)
+            await message.finish(notice=notice, stopped=warn, reasoning_tokens=reasoning_tokens)
             self.conversation_view.stop_following()
             self.status.end("stopped" if stopped else ("error" if reply.error else "ready"), reply.usage)
             if self.turns:
@@ -231,9 +234,9 @@ class ChatScreen(Screen[None]):
 
     async def _show_at_once(self, recording: Recording, earlier: int = 0) -> None:
         """A recording shown finished: only the last OPENED_TURNS mounted (`earlier` turns not loaded)."""
-        from chatterm.cassette.summary import reply_of
+        from chatterm.cassette.summary import answers, reply_of
 
-        interactions = recording.interactions
+        interactions = answers(recording).interactions  # (a turn retried shows as the attempt that answered it)
         first_shown = max(len(interactions) - OPENED_TURNS, 0)
         widgets = []
         for number, interaction in enumerate(interactions):
@@ -303,6 +306,7 @@ class ChatScreen(Screen[None]):
         """The rest of a long recording, for the history, the session file and export."""
         from chatterm.cassette.load import load_recording
         from chatterm.cassette.model import RecordingError
+        from chatterm.cassette.summary import answers
 
         session = await self.ready()
         await asyncio.sleep(0.05)  # let the screen show what is there before the rest is parsed
@@ -312,13 +316,15 @@ class ChatScreen(Screen[None]):
             notify(self, f"only the last turns could be loaded: {exc}", severity="warning")
             recording = tail
         turns = await asyncio.to_thread(_export_turns, recording)
-        self.turns[:0] = turns[: len(turns) - len(tail.interactions)]  # the tail's turns are there already
+        shown = len(answers(tail).interactions)
+        self.turns[:0] = turns[: len(turns) - shown]  # the tail's turns are there already
         session.load_history(recording)
 
     @work(exclusive=True, group="answer")
     async def replay(self, recording: Recording, speed: float, instant: bool) -> None:
         """Re-stream every recorded answer at its pace (or show them at once), then let the user go on live."""
-        from chatterm.chat.session import replay_client, request_messages, user_text
+        from chatterm.cassette.summary import answers
+        from chatterm.chat.session import replay_client, replayed, user_text
 
         session = await self.ready()
         if instant:
@@ -326,13 +332,14 @@ class ChatScreen(Screen[None]):
             session.load_history(recording)
             await self.info("Replay finished. Type to continue the conversation live.")
             return
-        client = replay_client(recording, speed, instant, session.choice)
+        answered = answers(recording)  # one turn per question asked, however many attempts it took
+        client = replay_client(answered, speed, instant, session.choice)
         try:
-            for interaction in recording.interactions:
+            for interaction in answered.interactions:
                 await self._add_prompt(user_text(interaction))
                 message = await self._mount_answer()
                 self.status.begin()
-                await self._stream_into(message, client.stream(request_messages(interaction)))
+                await self._stream_into(message, replayed(client, interaction))
         finally:
             await client.aclose()
         session.load_history(recording)
@@ -342,11 +349,11 @@ class ChatScreen(Screen[None]):
 def _export_turn(interaction: Interaction, reply: Reply) -> ExportTurn:
     from chatterm.chat.session import user_text
 
-    notice = reply.error.message if reply.error else None
+    notice = reply.error.message if reply.error else reply.finish_notice
     return ExportTurn(user_text(interaction), reply.content, reply.reasoning, notice)
 
 
 def _export_turns(recording: Recording) -> list[ExportTurn]:
-    from chatterm.cassette.summary import reply_of
+    from chatterm.cassette.summary import answers, reply_of
 
-    return [_export_turn(interaction, reply_of(interaction)) for interaction in recording.interactions]
+    return [_export_turn(interaction, reply_of(interaction)) for interaction in answers(recording).interactions]
