@@ -68,7 +68,7 @@ def run_ask(args: argparse.Namespace) -> int:
     messages = [{"role": "system", "content": args.system}] if args.system else []
     messages.append({"role": "user", "content": prompt})
     record = Path(args.record) if args.record else None
-    secrets = (choice.endpoint.api_key,) if choice.endpoint.api_key else ()
+    secrets = choice.endpoint.secrets
 
     def save(recorder: Recorder) -> None:
         assert record is not None

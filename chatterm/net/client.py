@@ -5,7 +5,8 @@ does: an HTTP error, an error inside the stream, a dropped connection or a read 
 answer with a `StreamError` after every token received. Retries happen only before the first byte of an
 answer (408, 409, 429, 5xx), honour `Retry-After`, and are few and short, so a user never waits long on a
 provider that is down. Requests go through chatterm's transport (`chatterm.net.transport`), or through the proxy
-the environment names (`chatterm.net.proxies`).
+the environment names (`chatterm.net.proxies`). Every event is masked (`chatterm.net.masking`) before it leaves
+the client: a provider that echoes a key shows it to no one.
 """
 
 from __future__ import annotations
@@ -15,17 +16,19 @@ import datetime as dt
 import errno
 import random
 import socket
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from email.utils import parsedate_to_datetime
 from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
 
+from chatterm.cassette.secrets import known
 from chatterm.decode.body import BodyDecoder, body_kind
 from chatterm.decode.errors import http_error
 from chatterm.events import Event, StreamError, StreamWarning
 from chatterm.net.endpoint import Endpoint
+from chatterm.net.masking import EventMask
 from chatterm.net.proxies import ProxyRoutes, client_transport, shown
 from chatterm.net.recorder import Recorder
 
@@ -110,6 +113,7 @@ class ChatClient:
         recorder: records every exchange (a cassette) when given.
         transport: an httpx transport to use instead of the network (replay, tests); by default
             `chatterm.net.proxies.client_transport()`: chatterm's transport, or a proxy's the environment names.
+        secrets: keys to mask besides the endpoint's own (a session's earlier profiles'); the recorder is told them.
     """
 
     def __init__(
@@ -117,12 +121,15 @@ class ChatClient:
         endpoint: Endpoint,
         recorder: Recorder | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
+        secrets: tuple[str, ...] = (),
     ) -> None:
         self.endpoint = endpoint
         self.recorder = recorder
+        self.secrets = known(endpoint.secrets, secrets)
         transport = transport or client_transport()
         self._routes = transport if isinstance(transport, ProxyRoutes) else None
         if recorder is not None:
+            recorder.secrets = known(recorder.secrets, self.secrets)
             transport = recorder.transport(transport)
         timeout = httpx.Timeout(endpoint.read_timeout, connect=endpoint.connect_timeout)
         self._http = httpx.AsyncClient(transport=transport, timeout=timeout, follow_redirects=True)
@@ -137,7 +144,23 @@ class ChatClient:
         await self.aclose()
 
     async def stream(self, messages: list[dict[str, Any]], model: str | None = None) -> AsyncIterator[Event]:
-        """The events of one answer; always ends (never raises for network or provider trouble)."""
+        """The events of one answer, every known secret masked; always ends (never raises for network or provider
+        trouble)."""
+        mask = EventMask(self.secrets)
+        events = self._answer(messages, model)
+        try:
+            async for event in events:
+                for shown in mask.feed(event):
+                    if isinstance(shown, StreamError):
+                        self._note(shown)
+                    yield shown
+            for shown in mask.flush():
+                yield shown
+        finally:
+            await events.aclose()
+
+    async def _answer(self, messages: list[dict[str, Any]], model: str | None) -> AsyncGenerator[Event]:
+        """The events of one answer as received: retried before its first byte, ended by its first error."""
         body = self.endpoint.request_body(messages, model)
         for attempt in range(MAX_RETRIES + 1):
             started = False
@@ -162,19 +185,13 @@ class ChatClient:
                         if decoder.done:
                             continue  # drain to the end, so the recording holds the whole body
                         for event in decoder.feed(chunk):
-                            if isinstance(event, StreamError):
-                                self._note(event)
                             yield event
                     for event in decoder.close():
-                        if isinstance(event, StreamError):
-                            self._note(event)
                         yield event
                     return
             except httpx.HTTPError as exc:
                 proxy = self._routes.proxy_for(self.endpoint.chat_url) if self._routes is not None else None
-                error = transport_error(exc, self.endpoint, started, proxy)
-                self._note(error)
-                yield error
+                yield transport_error(exc, self.endpoint, started, proxy)
                 return
 
     async def _http_error(self, response: httpx.Response) -> StreamError:
@@ -194,5 +211,6 @@ class ChatClient:
         return min(0.5 * 2.0**attempt + random.uniform(0, 0.25), MAX_WAIT)
 
     def _note(self, error: StreamError) -> None:
-        if self.recorder is not None:
+        """The error an answer ended with, kept with its exchange (an HTTP error is in its recorded status and body)."""
+        if self.recorder is not None and error.kind != "http":
             self.recorder.note_error({"status": error.status, "message": error.message})

@@ -10,6 +10,9 @@ from typing import Any
 
 from chatterm import __version__
 
+CREDENTIAL_WORDS = ("key", "token", "auth", "secret", "password", "signature", "cookie", "credential")
+"""A header whose name holds one of these carries a credential: its value is a secret to mask."""
+
 
 @dataclass
 class Endpoint:
@@ -24,6 +27,17 @@ class Endpoint:
     connect_timeout: float = 10.0
     read_timeout: float = 300.0
     stream_usage: bool = True
+    held_keys: tuple[str, ...] = ()
+    """Other keys chatterm holds for the profile (its variable's and its keyring entry's): never sent, always masked."""
+
+    @property
+    def secrets(self) -> tuple[str, ...]:
+        """Every secret this endpoint knows: the key in use, the values of credential headers, the held keys."""
+        found = [self.api_key] if self.api_key else []
+        for name, value in self.headers.items():
+            if any(word in name.lower() for word in CREDENTIAL_WORDS):
+                found += [value, value.split()[-1]] if value.strip() else []
+        return tuple(dict.fromkeys([*found, *self.held_keys]))
 
     @property
     def chat_url(self) -> str:

@@ -3,7 +3,9 @@
 The recorder tees the response bytes: the caller gets every chunk the moment it arrives (vcrpy's own httpx
 stub reads the whole body first, which would stall a live stream). Each chunk is stamped with its time
 offset from the request (the time it arrived from the network, as chatterm's network layer tells it, not when
-it was read: `chatterm.net.sockets.GATHER`), and secrets are removed from the request before it is kept.
+it was read: `chatterm.net.sockets.GATHER`). Secrets never stay in what is kept: the request is cleaned before it is
+kept, and the response body as it grows (`BodyMask`, which also finds a key cut across network pieces or spread over
+several events), with its event offsets moved onto the masked body.
 """
 
 from __future__ import annotations
@@ -14,8 +16,10 @@ from typing import Any
 
 import httpx
 
+from chatterm.cassette.bodymask import BodyMask
 from chatterm.cassette.model import Headers, Interaction, Recording, Request, Response
 from chatterm.cassette.redact import clean_request
+from chatterm.cassette.secrets import mask_text
 from chatterm.cassette.timing import EventTimes
 from chatterm.decode.body import body_kind
 from chatterm.net.sockets import AsyncioStream
@@ -38,7 +42,7 @@ class Recorder:
     Args:
         on_update: called with the recorder when an exchange completes, and at most every
             `flush_interval` seconds while a response streams, so a crash loses (almost) nothing.
-        secrets: key strings to scrub wherever they appear.
+        secrets: the keys to mask wherever they appear (a session adds those of each profile it switches to).
     """
 
     def __init__(
@@ -63,6 +67,9 @@ class Recorder:
     def note_error(self, error: dict[str, Any]) -> None:
         """Attach the reason an answer ended early (the client knows it best) to the last exchange."""
         if self.interactions:
+            message = error.get("message")
+            if isinstance(message, str):
+                error = {**error, "message": mask_text(message, self.secrets)}
             self.interactions[-1].response.error = error
             self.updated()
 
@@ -81,6 +88,7 @@ class _Capture:
         self.interaction = interaction
         self.started = started
         self.body = bytearray()
+        self.mask = BodyMask(recorder.secrets)
         self.chunks: list[tuple[float, int]] = []
         self.times = EventTimes()
         self.complete = False
@@ -100,9 +108,13 @@ class _Capture:
 
     def sync(self) -> None:
         response = self.interaction.response
-        response.body = bytes(self.body)
-        kind = body_kind(response.content_type, response.body[:64])
-        response.offsets = self.times.update(self.chunks, response.body, kind) or None
+        body = bytes(self.body)
+        kind = body_kind(response.content_type, body[:64])
+        offsets = self.times.update(self.chunks, body, kind)
+        response.body = self.mask.update(body, final=self.closed)
+        if self.mask.cut or self.mask.formed_at:
+            offsets = [(at, self.mask.position(end)) for at, end in offsets]
+        response.offsets = offsets or None
 
     def close(self) -> None:
         if self.closed:

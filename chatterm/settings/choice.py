@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from chatterm.net.endpoint import Endpoint
 from chatterm.settings.config import Settings
-from chatterm.settings.keys import find_key
+from chatterm.settings.keys import find_key, held_keys
 from chatterm.settings.profile import ProfileSettings
 
 DEMO = "demo"
@@ -89,6 +89,7 @@ def choose(
                 )
             key = found.value if found else None
             choice = Choice(name, endpoint_for(chosen, model, key), found.source if found else None)
+            choice.endpoint.held_keys = held_keys(name, chosen.api_key_env)
     if read_timeout:
         choice.endpoint.read_timeout = read_timeout
     return choice

@@ -78,6 +78,8 @@ class ChatApp(App[None]):
         self.show_reasoning = settings.show_reasoning
         self._demo_server: ReplayServer | None = None
         self.session: ChatSession | None = None
+        self._secrets: tuple[str, ...] = ()
+        """The keys of the profiles used in earlier chats, masked in the next ones too."""
         self._booted = False
         self._theme_problems = self._choose_theme()
 
@@ -158,6 +160,7 @@ class ChatApp(App[None]):
 
     async def start_chat(self) -> None:
         if self.session is not None:
+            self._secrets = self.session.secrets
             await self.session.aclose()
             self.session = None
         screen = ChatScreen(self.choice, show_reasoning=self.show_reasoning)
@@ -177,6 +180,7 @@ class ChatApp(App[None]):
             save=self.save_sessions,
             on_save_error=self._save_error,
             send_reasoning=self._send_reasoning(self.choice.profile),
+            secrets=self._secrets,
         )
         screen.attach(self.session)
 
