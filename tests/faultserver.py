@@ -71,6 +71,9 @@ class FaultServer:
     """Serve HTTPS with this context (tests/test_network.py)."""
     echo: str | None = None
     """The secret the `echo-*` scenarios send back; by default the key the request came with."""
+    redirect_status: int = 307
+    redirect_to: str = ""
+    """Where the `redirect` scenario sends the client (an absolute URL or a path on this server)."""
     _server: asyncio.Server | None = None
 
     async def start(self) -> None:
@@ -306,6 +309,13 @@ class FaultServer:
         writer.write(event[cut:] + b"\r\n")
         await self._send(writer, chunk(finish="stop") + DONE)
         await self._end(writer)
+
+    async def _redirect(self, writer: asyncio.StreamWriter) -> None:
+        writer.write(
+            f"HTTP/1.1 {self.redirect_status} Moved\r\nLocation: {self.redirect_to}\r\nContent-Length: 0\r\n"
+            "Connection: close\r\n\r\n".encode()
+        )
+        await writer.drain()
 
     async def _e401(self, writer: asyncio.StreamWriter) -> None:
         await self._status(writer, 401, {"error": {"message": "Invalid API Key", "type": "invalid_request_error"}})

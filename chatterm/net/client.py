@@ -5,8 +5,9 @@ does: an HTTP error, an error inside the stream, a dropped connection or a read 
 answer with a `StreamError` after every token received. Retries happen only before the first byte of an
 answer (408, 409, 429, 5xx), honour `Retry-After`, and are few and short, so a user never waits long on a
 provider that is down. Requests go through chatterm's transport (`chatterm.net.transport`), or through the proxy
-the environment names (`chatterm.net.proxies`). Every event is masked (`chatterm.net.masking`) before it leaves
-the client: a provider that echoes a key shows it to no one.
+the environment names (`chatterm.net.proxies`); redirects are followed only within the endpoint's origin
+(`chatterm.net.redirects`). Every event is masked (`chatterm.net.masking`) before it leaves the client: a provider
+that echoes a key shows it to no one.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from chatterm.net.endpoint import Endpoint
 from chatterm.net.masking import EventMask
 from chatterm.net.proxies import ProxyRoutes, client_transport, shown
 from chatterm.net.recorder import Recorder
+from chatterm.net.redirects import RedirectRefused, send_within_origin
 
 RETRY_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504})
 MAX_RETRIES = 2
@@ -132,7 +134,7 @@ class ChatClient:
             recorder.secrets = known(recorder.secrets, self.secrets)
             transport = recorder.transport(transport)
         timeout = httpx.Timeout(endpoint.read_timeout, connect=endpoint.connect_timeout)
-        self._http = httpx.AsyncClient(transport=transport, timeout=timeout, follow_redirects=True)
+        self._http = httpx.AsyncClient(transport=transport, timeout=timeout, follow_redirects=False)
 
     async def aclose(self) -> None:
         await self._http.aclose()
@@ -165,9 +167,11 @@ class ChatClient:
         for attempt in range(MAX_RETRIES + 1):
             started = False
             try:
-                async with self._http.stream(
+                request = self._http.build_request(
                     "POST", self.endpoint.chat_url, json=body, headers=self.endpoint.request_headers()
-                ) as response:
+                )
+                response = await send_within_origin(self._http, request)
+                try:
                     if response.status_code >= 400:
                         error = await self._http_error(response)
                         wait = self._retry_wait(error, attempt)
@@ -189,6 +193,11 @@ class ChatClient:
                     for event in decoder.close():
                         yield event
                     return
+                finally:
+                    await response.aclose()
+            except RedirectRefused as exc:
+                yield StreamError(exc.status, str(exc), "redirect")
+                return
             except httpx.HTTPError as exc:
                 proxy = self._routes.proxy_for(self.endpoint.chat_url) if self._routes is not None else None
                 yield transport_error(exc, self.endpoint, started, proxy)
