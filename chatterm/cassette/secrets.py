@@ -83,14 +83,21 @@ class TextMask:
         self.secrets = secrets
         self.forms = text_forms(secrets)
         self.held = ""
+        self.found = False
+        """A key was masked."""
 
     def feed(self, text: str) -> str:
-        if not self.forms:
-            return text
-        text = mask_text(self.held + text, self.secrets)
-        keep = pending(text, self.forms)
-        self.held = text[len(text) - keep :] if keep else ""
-        return text[: len(text) - keep]
+        if self.held:
+            text, self.held = self.held + text, ""
+        for form in self.forms:
+            if form in text:
+                text = text.replace(form, MASK)
+                self.found = True
+        keep = pending(text, self.forms) if self.forms else 0
+        if keep:
+            self.held = text[-keep:]
+            return text[:-keep]
+        return text
 
     def flush(self) -> str:
         held, self.held = self.held, ""

@@ -152,12 +152,15 @@ class ChatClient:
         events = self._answer(messages, model)
         try:
             async for event in events:
-                for shown in mask.feed(event):
-                    if isinstance(shown, StreamError):
-                        self._note(shown)
-                    yield shown
-            for shown in mask.flush():
-                yield shown
+                shown = mask.feed(event)
+                if mask.found and self.recorder is not None:
+                    self.recorder.deepen()  # the recording holds the key too, maybe spread over several events
+                for one in shown:
+                    if isinstance(one, StreamError):
+                        self._note(one)
+                    yield one
+            for one in mask.flush():
+                yield one
         finally:
             await events.aclose()
 

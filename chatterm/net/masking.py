@@ -3,7 +3,7 @@
 Text streams (the answer, the reasoning, each tool call's arguments) are masked piece by piece, so a key a provider
 sends across several events is masked whole: the end of a piece that could be the start of a key waits for the next
 piece of its stream, or for the answer's finish, error or end. Messages (warnings, errors, a model name) are masked
-whole.
+whole. `found` tells that a key was masked, so the recording of the answer can be masked as deep.
 """
 
 from __future__ import annotations
@@ -30,18 +30,26 @@ class EventMask:
     def __init__(self, secrets: tuple[str, ...]) -> None:
         self.secrets = secrets
         self._streams: dict[_Stream, TextMask] = {}
+        self._found = False
+
+    @property
+    def found(self) -> bool:
+        """A key was masked in what was fed."""
+        return self._found or any(stream.found for stream in self._streams.values())
 
     def text(self, text: str) -> str:
-        return mask_text(text, self.secrets)
+        masked = mask_text(text, self.secrets)
+        self._found = self._found or masked != text
+        return masked
 
     def feed(self, event: Event) -> list[Event]:
         """The events to pass on for one event received (none while all its text waits)."""
         if not self.secrets:
             return [event]
         if isinstance(event, Content):
-            return self._piece(("content", 0), event.text)
+            return self._piece(("content", 0), event)
         if isinstance(event, Reasoning):
-            return self._piece(("reasoning", 0), event.text)
+            return self._piece(("reasoning", 0), event)
         if isinstance(event, ToolCallDelta):
             call = replace(
                 event,
@@ -76,8 +84,10 @@ class EventMask:
             stream = self._streams[which] = TextMask(self.secrets)
         return stream
 
-    def _piece(self, which: _Stream, text: str) -> list[Event]:
-        shown = self._stream(which).feed(text)
+    def _piece(self, which: _Stream, event: Content | Reasoning) -> list[Event]:
+        shown = self._stream(which).feed(event.text)
+        if shown == event.text:
+            return [event]
         if not shown:
             return []
         return [Content(shown)] if which[0] == "content" else [Reasoning(shown)]

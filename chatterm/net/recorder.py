@@ -4,8 +4,9 @@ The recorder tees the response bytes: the caller gets every chunk the moment it 
 stub reads the whole body first, which would stall a live stream). Each chunk is stamped with its time
 offset from the request (the time it arrived from the network, as chatterm's network layer tells it, not when
 it was read: `chatterm.net.sockets.GATHER`). Secrets never stay in what is kept: the request is cleaned before it is
-kept, and the response body as it grows (`BodyMask`, which also finds a key cut across network pieces or spread over
-several events), with its event offsets moved onto the masked body.
+kept, and the response body as it grows (`BodyMask`: a key cut across network pieces is masked whole), with its
+event offsets moved onto the masked body. Once the client has seen a key in what the body decodes to, it asks
+for the body to be read deep (`deepen`), so a key spread over several events is masked in each of them too.
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ class Recorder:
         self.on_update = on_update
         self.flush_interval = flush_interval
         self.secrets = secrets
+        self._capture: _Capture | None = None
 
     @property
     def interactions(self) -> list[Interaction]:
@@ -71,6 +73,14 @@ class Recorder:
             if isinstance(message, str):
                 error = {**error, "message": mask_text(message, self.secrets)}
             self.interactions[-1].response.error = error
+            self.updated()
+
+    def deepen(self) -> None:
+        """Mask the body of the latest exchange by its strings too, from its start (see `BodyMask`)."""
+        capture = self._capture
+        if capture is not None and not capture.mask.deep:
+            capture.mask.deep = True
+            capture.sync()
             self.updated()
 
     def updated(self) -> None:
@@ -112,7 +122,7 @@ class _Capture:
         kind = body_kind(response.content_type, body[:64])
         offsets = self.times.update(self.chunks, body, kind)
         response.body = self.mask.update(body, final=self.closed)
-        if self.mask.cut or self.mask.formed_at:
+        if self.mask.changed:
             offsets = [(at, self.mask.position(end)) for at, end in offsets]
         response.offsets = offsets or None
 
@@ -168,7 +178,7 @@ class RecordingTransport(httpx.AsyncBaseTransport):
         self._recorder.interactions.append(interaction)
         stream = response.extensions.get("network_stream")
         clock = (lambda: stream.arrived) if isinstance(stream, AsyncioStream) else time.monotonic
-        capture = _Capture(self._recorder, interaction, started, clock)
+        capture = self._recorder._capture = _Capture(self._recorder, interaction, started, clock)
         assert isinstance(response.stream, httpx.AsyncByteStream)
         return httpx.Response(
             status_code=response.status_code,
