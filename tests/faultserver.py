@@ -12,6 +12,7 @@ import ssl
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import quote
 
 WORDS = ["Hello", ",", " this", " is", " a", " partial", " answer", "."]
 ANSWER = "".join(WORDS)
@@ -268,10 +269,11 @@ class FaultServer:
         return headers.get("authorization", "").removeprefix("Bearer ") or headers.get("x-api-key", "")
 
     async def _echo_401(self, writer: asyncio.StreamWriter) -> None:
-        """A 401 whose JSON body names the key (with `/` escaped as `\\/`, as PHP and some Java servers write it)
-        and whose `x-request-id` header holds it too."""
+        """A 401 whose JSON body names the key (with `/` escaped as `\\/`, as PHP and some Java servers write it),
+        also URL-encoded in a link, and whose `x-request-id` header holds it too."""
         key = self._echoed()
-        error = {"error": {"message": f"Incorrect API key provided: {key}", "type": "invalid_request_error"}}
+        message = f"Incorrect API key provided: {key} (see https://help.invalid/keys?key={quote(key, safe='')})"
+        error = {"error": {"message": message, "type": "invalid_request_error"}}
         data = json.dumps(error).replace("/", "\\/").encode()
         writer.write(
             b"HTTP/1.1 401 Unauthorized\r\nContent-Type: application/json\r\nContent-Length: %d\r\n"
