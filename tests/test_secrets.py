@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from chatterm import locations
 from chatterm.cassette.bodymask import BodyMask, mask_body
 from chatterm.cassette.load import load_recording
 from chatterm.cassette.redact import MASK
@@ -157,3 +158,17 @@ def test_a_key_spread_over_events_is_masked_in_the_body_as_it_grows(
     new_ends = [mask.position(end) for end in ends]
     assert new_ends[-1] == len(masked)
     assert all(masked[end - 2 : end] == b"\n\n" for end in new_ends)
+
+
+def test_profiles_show_masks_keys_in_the_profiles_headers() -> None:
+    key = "sk-test-HEADER-5a4b3c2d1e0f"
+    config = locations.config_file()
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text(
+        '[profiles.gateway]\nbase_url = "http://127.0.0.1:9/v1"\nmodel = "m"\n'
+        f'headers = {{ "x-api-key" = "{key}", "X-Title" = "my app" }}\n'
+    )
+    result = run_chatterm("profiles", "show", "gateway")
+    assert result.code == 0, result.stderr
+    assert_masked(result.stdout, key, "profiles show")
+    assert "my app" in result.stdout, "a header that is no credential is shown as it is"

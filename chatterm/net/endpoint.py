@@ -11,7 +11,11 @@ from typing import Any
 from chatterm import __version__
 
 CREDENTIAL_WORDS = ("key", "token", "auth", "secret", "password", "signature", "cookie", "credential")
-"""A header whose name holds one of these carries a credential: its value is a secret to mask."""
+
+
+def is_credential(header: str) -> bool:
+    """A header whose name holds a word such as `key` or `auth` carries a credential: its value is a secret."""
+    return any(word in header.lower() for word in CREDENTIAL_WORDS)
 
 
 @dataclass
@@ -35,7 +39,7 @@ class Endpoint:
         """Every secret this endpoint knows: the key in use, the values of credential headers, the held keys."""
         found = [self.api_key] if self.api_key else []
         for name, value in self.headers.items():
-            if any(word in name.lower() for word in CREDENTIAL_WORDS):
+            if is_credential(name):
                 found += [value, value.split()[-1]] if value.strip() else []
         return tuple(dict.fromkeys([*found, *self.held_keys]))
 

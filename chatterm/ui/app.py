@@ -291,8 +291,13 @@ class ChatApp(App[None]):
             return
         stem = self.session.path.stem if self.session and self.session.path else "conversation"
         target = locations.data_dir() / "exports" / f"{stem}.md"
+        text = to_markdown(turns)
+        if self.session is not None:
+            from chatterm.cassette.secrets import mask_text
+
+            text = mask_text(text, self.session.secrets)
         try:
-            write_private(target, to_markdown(turns).encode())
+            write_private(target, text.encode())
         except OSError as exc:
             self.notify(f"cannot write {target} ({exc.strerror or exc})", severity="error")
             return

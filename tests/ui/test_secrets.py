@@ -106,3 +106,15 @@ async def test_keys_of_the_profile_and_of_earlier_profiles_stay_masked(
         newer = await finished_answer(pilot, app, "three")
         assert str(newer.notice.render()).startswith(f"error in stream: upstream rejected the key {MASK}")
         assert_nowhere(app, shown_text(await settled(pilot)), SLASH_KEY)
+
+
+async def test_a_key_typed_into_a_prompt_is_masked_in_the_export_and_the_session(
+    faults: FaultServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("FAULT_KEY", SLASH_KEY)
+    settings = load_settings()
+    app = ChatApp(settings, choose(settings, base_url=faults.url("ok"), api_key_env="FAULT_KEY"))
+    async with app.run_test(size=(120, 30)) as pilot:
+        await finished_answer(pilot, app, f"is {SLASH_KEY} my key?")
+        assert_masked(session_file(app).read_text(), SLASH_KEY, "the session file")
+        assert_masked(exported(app), SLASH_KEY, "the Markdown export")
