@@ -64,7 +64,9 @@ class ChatSession:
         return self.saver.path if self.saver else None
 
     def _save(self, recorder: Recorder) -> None:
+        self.secrets = known(self.secrets, recorder.secrets)  # with those the client learnt (a keyring's)
         if self.saver is not None and recorder.interactions:
+            self.saver.secrets = self.secrets
             self.saver.save(recorder.recording)
 
     async def switch(self, choice: Choice, transport: httpx.AsyncBaseTransport | None = None) -> None:

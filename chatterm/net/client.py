@@ -29,7 +29,7 @@ from chatterm.decode.body import BodyDecoder, body_kind
 from chatterm.decode.errors import http_error
 from chatterm.events import Event, StreamError, StreamWarning
 from chatterm.net.endpoint import Endpoint
-from chatterm.net.masking import EventMask
+from chatterm.net.masking import EventMask, KeyLookup
 from chatterm.net.proxies import ProxyRoutes, client_transport, shown
 from chatterm.net.recorder import Recorder
 from chatterm.net.redirects import RedirectRefused, send_within_origin
@@ -39,6 +39,8 @@ MAX_RETRIES = 2
 MAX_WAIT = 8.0
 """The longest wait before a retry; a server asking for longer gets its error shown at once."""
 MAX_ERROR_BODY = 1024 * 1024
+KEY_LOOKUP_WAIT = 2.0
+"""The longest an answer's first event waits for the keyring's keys (a locked keyring may be asking the user)."""
 
 
 def retry_after(headers: httpx.Headers) -> float | None:
@@ -128,6 +130,7 @@ class ChatClient:
         self.endpoint = endpoint
         self.recorder = recorder
         self.secrets = known(endpoint.secrets, secrets)
+        self._lookup = KeyLookup(endpoint.find_held_keys) if endpoint.find_held_keys else None
         transport = transport or client_transport()
         self._routes = transport if isinstance(transport, ProxyRoutes) else None
         if recorder is not None:
@@ -148,10 +151,13 @@ class ChatClient:
     async def stream(self, messages: list[dict[str, Any]], model: str | None = None) -> AsyncIterator[Event]:
         """The events of one answer, every known secret masked; always ends (never raises for network or provider
         trouble)."""
-        mask = EventMask(self.secrets)
+        mask: EventMask | None = None
         events = self._answer(messages, model)
         try:
             async for event in events:
+                if mask is None:  # the first event: the request is out, the keyring has had its moment
+                    await self._learn_held_keys()
+                    mask = EventMask(self.secrets)
                 shown = mask.feed(event)
                 if mask.found and self.recorder is not None:
                     self.recorder.deepen()  # the recording holds the key too, maybe spread over several events
@@ -159,10 +165,20 @@ class ChatClient:
                     if isinstance(one, StreamError):
                         self._note(one)
                     yield one
-            for one in mask.flush():
+            for one in mask.flush() if mask is not None else []:
                 yield one
         finally:
             await events.aclose()
+
+    async def _learn_held_keys(self) -> None:
+        """Add the keys the keyring lookup found (waiting for it a bounded time, at each answer until it answers)."""
+        found = await self._lookup.keys(KEY_LOOKUP_WAIT) if self._lookup is not None else None
+        if found is None:
+            return
+        self._lookup = None
+        self.secrets = known(self.secrets, found)
+        if self.recorder is not None:
+            self.recorder.secrets = known(self.recorder.secrets, self.secrets)
 
     async def _answer(self, messages: list[dict[str, Any]], model: str | None) -> AsyncGenerator[Event]:
         """The events of one answer as received: retried before its first byte, ended by its first error."""

@@ -5,6 +5,7 @@ Kept apart from the client so that choosing a profile does not import the HTTP s
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,7 +33,10 @@ class Endpoint:
     read_timeout: float = 300.0
     stream_usage: bool = True
     held_keys: tuple[str, ...] = ()
-    """Other keys chatterm holds for the profile (its variable's and its keyring entry's): never sent, always masked."""
+    """Other keys chatterm holds for the profile: never sent, always masked."""
+    find_held_keys: Callable[[], tuple[str, ...]] | None = field(default=None, repr=False)
+    """Finds more held keys (the profile's keyring entry, when its variable gives the key in use). A keyring can take
+    a moment to answer, so the client asks it in a thread while its first request goes out (`ChatClient`)."""
 
     @property
     def secrets(self) -> tuple[str, ...]:

@@ -4,10 +4,17 @@ Text streams (the answer, the reasoning, each tool call's arguments) are masked 
 sends across several events is masked whole: the end of a piece that could be the start of a key waits for the next
 piece of its stream, or for the answer's finish, error or end. Messages (warnings, errors, a model name) are masked
 whole. `found` tells that a key was masked, so the recording of the answer can be masked as deep.
+
+Keys a keyring holds are looked up in a thread (`KeyLookup`): a keyring can take a moment to answer, and the
+answer's first event can wait for it while its request goes out.
 """
 
 from __future__ import annotations
 
+import asyncio
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import replace
 
 from chatterm.cassette.secrets import TextMask, mask_text
@@ -98,3 +105,24 @@ class EventMask:
         if isinstance(event, ModelName):
             return ModelName(self.text(event.model))
         return event
+
+
+class KeyLookup:
+    """Keys found in a thread of their own, started at once; `keys` waits for them, a bounded time."""
+
+    def __init__(self, find: Callable[[], tuple[str, ...]]) -> None:
+        self._found: Future[tuple[str, ...]] = Future()
+        threading.Thread(target=self._run, args=(find,), name="chatterm-keys", daemon=True).start()
+
+    def _run(self, find: Callable[[], tuple[str, ...]]) -> None:
+        try:
+            self._found.set_result(find())
+        except Exception:
+            self._found.set_result(())
+
+    async def keys(self, wait: float) -> tuple[str, ...] | None:
+        """The keys found, or None when the lookup has not answered within `wait` seconds (ask again later)."""
+        try:
+            return await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(self._found)), wait)
+        except TimeoutError:
+            return None

@@ -20,7 +20,7 @@ import httpx
 from chatterm.cassette.bodymask import BodyMask
 from chatterm.cassette.model import Headers, Interaction, Recording, Request, Response
 from chatterm.cassette.redact import clean_request
-from chatterm.cassette.secrets import mask_text
+from chatterm.cassette.secrets import known, mask_text
 from chatterm.cassette.timing import EventTimes
 from chatterm.decode.body import body_kind
 from chatterm.net.sockets import AsyncioStream
@@ -118,6 +118,8 @@ class _Capture:
 
     def sync(self) -> None:
         response = self.interaction.response
+        if self.mask.keys != known(self.recorder.secrets):  # keys learnt since: mask from the start again
+            self.mask = BodyMask(self.recorder.secrets, deep=self.mask.deep)
         body = bytes(self.body)
         kind = body_kind(response.content_type, body[:64])
         offsets = self.times.update(self.chunks, body, kind)

@@ -65,16 +65,15 @@ def find_key(profile: str, env_var: str | None) -> FoundKey | None:
     return FoundKey(value, "keyring") if value else None
 
 
-def held_keys(profile: str, env_var: str | None) -> tuple[str, ...]:
-    """Every key chatterm holds for a profile, the one in use or not (its variable's and its keyring entry's): each
-    is masked wherever it appears. Never raises for a missing or broken keyring."""
-    keys = [os.environ[env_var]] if env_var and os.environ.get(env_var) else []
+def keyring_keys(profile: str) -> tuple[str, ...]:
+    """The key the keyring holds for a profile, if any, as a key to mask: a profile whose variable gives the key in
+    use may hold another there. Never raises for a missing or broken keyring."""
     try:
         keyring, _keyring_error = _keyring()
         stored = keyring.get_password(SERVICE, profile)
     except Exception:
-        stored = None
-    return tuple(dict.fromkeys([*keys, stored] if stored else keys))
+        return ()
+    return (stored,) if isinstance(stored, str) and stored else ()
 
 
 def set_key(profile: str, value: str) -> None:
