@@ -289,6 +289,15 @@ class FaultServer:
         await self._send(writer, b"event: error\ndata: " + json.dumps(error).encode() + b"\n\n")
         await self._end(writer)
 
+    async def _echo_escaped(self, writer: asyncio.StreamWriter) -> None:
+        """An error event naming the key with every character of it written as a JSON `\\u` escape."""
+        escaped = "".join(f"\\u{ord(c):04x}" for c in self._echoed())
+        await self._begin(writer)
+        await self._stream_words(writer, WORDS[:4])
+        data = b'{"error": {"message": "upstream rejected the key %s"}}' % escaped.encode()
+        await self._send(writer, b"event: error\ndata: " + data + b"\n\n")
+        await self._end(writer)
+
     async def _echo_split(self, writer: asyncio.StreamWriter) -> None:
         """The key in the answer, its halves in two SSE events."""
         key = self._echoed()

@@ -58,6 +58,7 @@ def ask(base_url: str, key: str, *extra: str) -> Any:
     [
         ("echo-401", 1, "", f"HTTP 401: Incorrect API key provided: {MASK}"),
         ("echo-error-event", 1, PARTIAL, f"upstream rejected the key {MASK}"),
+        ("echo-escaped", 1, PARTIAL, f"upstream rejected the key {MASK}"),
         ("echo-split", 0, ECHOED, None),
         ("echo-tcp", 0, ECHOED, None),
     ],
