@@ -34,6 +34,8 @@ _Stream = tuple[str, int]
 
 
 class EventMask:
+    """Masks the events of one answer (see the module's docstring)."""
+
     def __init__(self, secrets: tuple[str, ...]) -> None:
         self.secrets = secrets
         self._streams: dict[_Stream, TextMask] = {}
