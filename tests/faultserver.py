@@ -15,6 +15,7 @@ import zlib
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import quote
 
 from tests import shapes
 
@@ -74,6 +75,11 @@ class FaultServer:
     counts: dict[str, int] = field(default_factory=dict)
     tls: ssl.SSLContext | None = None
     """Serve HTTPS with this context (tests/test_network.py)."""
+    echo: str | None = None
+    """The secret the `echo-*` scenarios send back; by default the key the request came with."""
+    redirect_status: int = 307
+    redirect_to: str = ""
+    """Where the `redirect` scenario sends the client (an absolute URL or a path on this server)."""
     _server: asyncio.Server | None = None
 
     async def start(self) -> None:
@@ -261,6 +267,73 @@ class FaultServer:
     async def _models_gemini(self, writer: asyncio.StreamWriter) -> None:
         payload = {"object": "list", "data": [{"id": "models/gemini-2.5-flash"}, {"id": "models/gemini-2.5-pro"}]}
         await self._status(writer, 200, payload)
+
+    def _echoed(self) -> str:
+        """The secret to echo: `echo`, else the key of the last request (`Authorization: Bearer` or `x-api-key`)."""
+        if self.echo is not None:
+            return self.echo
+        headers = self.seen[-1].headers
+        return headers.get("authorization", "").removeprefix("Bearer ") or headers.get("x-api-key", "")
+
+    async def _echo_401(self, writer: asyncio.StreamWriter) -> None:
+        """A 401 whose JSON body names the key (with `/` escaped as `\\/`, as PHP and some Java servers write it),
+        also URL-encoded in a link, and whose `x-request-id` header holds it too."""
+        key = self._echoed()
+        message = f"Incorrect API key provided: {key} (see https://help.invalid/keys?key={quote(key, safe='')})"
+        error = {"error": {"message": message, "type": "invalid_request_error"}}
+        data = json.dumps(error).replace("/", "\\/").encode()
+        writer.write(
+            b"HTTP/1.1 401 Unauthorized\r\nContent-Type: application/json\r\nContent-Length: %d\r\n"
+            b"x-request-id: %s\r\nConnection: close\r\n\r\n%s" % (len(data), key.encode(), data)
+        )
+        await writer.drain()
+
+    async def _echo_error_event(self, writer: asyncio.StreamWriter) -> None:
+        """A 200 stream that breaks off with an error event naming the key."""
+        await self._begin(writer)
+        await self._stream_words(writer, WORDS[:4])
+        error = {"error": {"message": f"upstream rejected the key {self._echoed()}", "type": "auth_error"}}
+        await self._send(writer, b"event: error\ndata: " + json.dumps(error).encode() + b"\n\n")
+        await self._end(writer)
+
+    async def _echo_escaped(self, writer: asyncio.StreamWriter) -> None:
+        """An error event naming the key with every character of it written as a JSON `\\u` escape."""
+        escaped = "".join(f"\\u{ord(c):04x}" for c in self._echoed())
+        await self._begin(writer)
+        await self._stream_words(writer, WORDS[:4])
+        data = b'{"error": {"message": "upstream rejected the key %s"}}' % escaped.encode()
+        await self._send(writer, b"event: error\ndata: " + data + b"\n\n")
+        await self._end(writer)
+
+    async def _echo_split(self, writer: asyncio.StreamWriter) -> None:
+        """The key in the answer, its halves in two SSE events."""
+        key = self._echoed()
+        await self._begin(writer)
+        await self._stream_words(writer, WORDS[:4])
+        await self._stream_words(writer, [" with the key ", key[:7], key[7:], " echoed."])
+        await self._send(writer, chunk(finish="stop") + DONE)
+        await self._end(writer)
+
+    async def _echo_tcp(self, writer: asyncio.StreamWriter) -> None:
+        """The key in one SSE event whose bytes are sent in two TCP writes, cut in the middle of the key."""
+        key = self._echoed()
+        await self._begin(writer)
+        await self._stream_words(writer, WORDS[:4])
+        event = chunk(f" with the key {key} echoed.")
+        cut = event.index(key.encode()) + len(key) // 2
+        writer.write(b"%x\r\n%s" % (len(event), event[:cut]))
+        await writer.drain()
+        await asyncio.sleep(0.05)
+        writer.write(event[cut:] + b"\r\n")
+        await self._send(writer, chunk(finish="stop") + DONE)
+        await self._end(writer)
+
+    async def _redirect(self, writer: asyncio.StreamWriter) -> None:
+        writer.write(
+            f"HTTP/1.1 {self.redirect_status} Moved\r\nLocation: {self.redirect_to}\r\nContent-Length: 0\r\n"
+            "Connection: close\r\n\r\n".encode()
+        )
+        await writer.drain()
 
     async def _e401(self, writer: asyncio.StreamWriter) -> None:
         await self._status(writer, 401, {"error": {"message": "Invalid API Key", "type": "invalid_request_error"}})

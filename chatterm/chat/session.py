@@ -15,6 +15,7 @@ import httpx
 
 from chatterm.cassette.model import Interaction, Recording
 from chatterm.cassette.replay import ReplayTransport
+from chatterm.cassette.secrets import known
 from chatterm.cassette.store import SessionSaver, new_session_path
 from chatterm.cassette.summary import reply_of
 from chatterm.conversation.history import Conversation, message_text
@@ -33,6 +34,7 @@ class ChatSession:
         session_path: the session file (a new one in the sessions dir by default); None with save=False.
         on_save_error: told, once, when the session cannot be saved.
         transport: an httpx transport in place of the network (tests, replay).
+        secrets: keys to mask besides the choice's own (those of profiles used before, in an earlier chat).
     """
 
     def __init__(
@@ -43,16 +45,18 @@ class ChatSession:
         on_save_error: Callable[[str], None] | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
         send_reasoning: bool = False,
+        secrets: tuple[str, ...] = (),
     ) -> None:
         self.choice = choice
         self.conversation = Conversation()
         self.send_reasoning = send_reasoning
         self.replies: list[Reply] = []
         self._transport = transport
-        secrets = (choice.endpoint.api_key,) if choice.endpoint.api_key else ()
-        self.saver = SessionSaver(session_path or new_session_path(), secrets, on_save_error) if save else None
-        self.recorder = Recorder(on_update=self._save, secrets=secrets)
-        self.client = ChatClient(choice.endpoint, recorder=self.recorder, transport=transport)
+        self.secrets = known(choice.endpoint.secrets, secrets)
+        """Every key of every profile this session has used, or was told of: masked in all it shows and saves."""
+        self.saver = SessionSaver(session_path or new_session_path(), self.secrets, on_save_error) if save else None
+        self.recorder = Recorder(on_update=self._save, secrets=self.secrets)
+        self.client = ChatClient(choice.endpoint, recorder=self.recorder, transport=transport, secrets=self.secrets)
         self._last_failed = False
 
     @property
@@ -60,18 +64,21 @@ class ChatSession:
         return self.saver.path if self.saver else None
 
     def _save(self, recorder: Recorder) -> None:
+        self.secrets = known(self.secrets, recorder.secrets)  # with those the client learnt (a keyring's)
         if self.saver is not None and recorder.interactions:
+            self.saver.secrets = self.secrets
             self.saver.save(recorder.recording)
 
     async def switch(self, choice: Choice, transport: httpx.AsyncBaseTransport | None = None) -> None:
         """Answer the next turns from another profile or model; the conversation goes on."""
         await self.client.aclose()
         self.choice = choice
-        if choice.endpoint.api_key and self.saver is not None:
-            self.saver.secrets = (*self.saver.secrets, choice.endpoint.api_key)
-            self.recorder.secrets = self.saver.secrets
+        self.secrets = known(self.secrets, choice.endpoint.secrets)
+        self.recorder.secrets = self.secrets
+        if self.saver is not None:
+            self.saver.secrets = self.secrets
         self._transport = transport
-        self.client = ChatClient(choice.endpoint, recorder=self.recorder, transport=transport)
+        self.client = ChatClient(choice.endpoint, recorder=self.recorder, transport=transport, secrets=self.secrets)
 
     def add_prompt(self, prompt: str) -> None:
         self.conversation.add_user(prompt)

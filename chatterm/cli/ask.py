@@ -68,16 +68,15 @@ def run_ask(args: argparse.Namespace) -> int:
     messages = [{"role": "system", "content": args.system}] if args.system else []
     messages.append({"role": "user", "content": prompt})
     record = Path(args.record) if args.record else None
-    secrets = (choice.endpoint.api_key,) if choice.endpoint.api_key else ()
 
     def save(recorder: Recorder) -> None:
         assert record is not None
         try:
-            write_private(record, render(recorder.recording, "vcr", secrets))
+            write_private(record, render(recorder.recording, "vcr", recorder.secrets))
         except OSError as exc:
             output.warning(f"cannot write {record} ({exc.strerror or exc})")
 
-    recorder = Recorder(on_update=save, secrets=secrets) if record else None
+    recorder = Recorder(on_update=save, secrets=choice.endpoint.secrets) if record else None
     reply = asyncio.run(_ask(choice, messages, recorder, show_reasoning=not args.no_reasoning))
     if recorder is not None and recorder.interactions:
         recorder.interactions[-1].meta.update({"profile": choice.profile, "model": choice.endpoint.model})

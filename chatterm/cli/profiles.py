@@ -11,6 +11,7 @@ from typing import Any
 
 from chatterm.cli import output
 from chatterm.cli.errors import EXIT_OK, UsageError
+from chatterm.net.endpoint import is_credential
 from chatterm.settings.choice import DEMO, default_profile, endpoint_for
 from chatterm.settings.config import Settings, load_settings
 from chatterm.settings.config_edit import remove_profile, save_profile, set_default
@@ -63,6 +64,7 @@ def run_profiles(args: argparse.Namespace) -> int:
     if action == "show":
         profile = _profile(settings, args.name)
         fields = profile.model_dump()
+        fields["headers"] = {k: mask(v) if is_credential(k) else v for k, v in profile.headers.items()}
         output.say(f"profile {args.name}" + (" (built-in preset)" if args.name in PRESETS else ""))
         for key, value in fields.items():
             output.say(f"  {key}: {json.dumps(value) if isinstance(value, (dict, list)) else value}")

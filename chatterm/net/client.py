@@ -5,7 +5,9 @@ does: an HTTP error, an error inside the stream, a dropped connection or a read 
 answer with a `StreamError` after every token received. Retries happen only before the first byte of an
 answer (408, 409, 429, 5xx), honour `Retry-After`, and are few and short, so a user never waits long on a
 provider that is down. Requests go through chatterm's transport (`chatterm.net.transport`), or through the proxy
-the environment names (`chatterm.net.proxies`).
+the environment names (`chatterm.net.proxies`); redirects are followed only within the endpoint's origin
+(`chatterm.net.redirects`). Every event is masked (`chatterm.net.masking`) before it leaves the client: a provider
+that echoes a key shows it to no one.
 """
 
 from __future__ import annotations
@@ -16,19 +18,22 @@ import datetime as dt
 import errno
 import random
 import socket
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from email.utils import parsedate_to_datetime
 from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
 
+from chatterm.cassette.secrets import known
 from chatterm.decode.body import BodyDecoder, body_kind
 from chatterm.decode.errors import http_error
 from chatterm.events import Content, Event, Reasoning, StreamError, StreamWarning, ToolCallDelta
 from chatterm.net.endpoint import Endpoint
+from chatterm.net.masking import EventMask, KeyLookup
 from chatterm.net.proxies import ProxyRoutes, client_transport, shown
 from chatterm.net.recorder import Recorder
+from chatterm.net.redirects import RedirectRefused, send_within_origin
 
 RETRY_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504, 529})
 MAX_RETRIES = 2
@@ -37,6 +42,8 @@ MAX_WAIT = 8.0
 MAX_ERROR_BODY = 1024 * 1024
 ACCEPT_ENCODING = {"Accept-Encoding": "gzip, deflate"}
 """The content codings asked for: those the recorder undoes as the bytes arrive (see `chatterm.net.recorder`)."""
+KEY_LOOKUP_WAIT = 2.0
+"""The longest an answer's first event waits for the keyring's keys (a locked keyring may be asking the user)."""
 
 
 def retry_after(headers: httpx.Headers) -> float | None:
@@ -114,6 +121,7 @@ class ChatClient:
         transport: an httpx transport to use instead of the network (replay, tests); by default
             `chatterm.net.proxies.client_transport()`: chatterm's transport, or a proxy's the environment names.
         retries: the most retries of one request (none for a replay: its attempts were recorded).
+        secrets: keys to mask besides the endpoint's own (a session's earlier profiles'); the recorder is told them.
     """
 
     def __init__(
@@ -122,17 +130,21 @@ class ChatClient:
         recorder: Recorder | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
         retries: int = MAX_RETRIES,
+        secrets: tuple[str, ...] = (),
     ) -> None:
         self.endpoint = endpoint
         self.recorder = recorder
         self.retries = retries
+        self.secrets = known(endpoint.secrets, secrets)
+        self._lookup = KeyLookup(endpoint.find_held_keys) if endpoint.find_held_keys else None
         transport = transport or client_transport()
         self._routes = transport if isinstance(transport, ProxyRoutes) else None
         if recorder is not None:
+            recorder.secrets = known(recorder.secrets, self.secrets)
             transport = recorder.transport(transport)
         timeout = httpx.Timeout(endpoint.read_timeout, connect=endpoint.connect_timeout)
         self._http = httpx.AsyncClient(
-            transport=transport, timeout=timeout, follow_redirects=True, headers=ACCEPT_ENCODING
+            transport=transport, timeout=timeout, follow_redirects=False, headers=ACCEPT_ENCODING
         )
 
     async def aclose(self) -> None:
@@ -145,7 +157,37 @@ class ChatClient:
         await self.aclose()
 
     async def stream(self, messages: list[dict[str, Any]], model: str | None = None) -> AsyncIterator[Event]:
-        """The events of one answer; always ends (never raises for network or provider trouble)."""
+        """The events of one answer, every known secret masked; always ends (never raises for network or provider
+        trouble)."""
+        mask: EventMask | None = None
+        events = self._answer(messages, model)
+        try:
+            async for event in events:
+                if mask is None:  # the first event: the request is out, the keyring has had its moment
+                    await self._learn_held_keys()
+                    mask = EventMask(self.secrets)
+                shown = mask.feed(event)
+                if mask.found and self.recorder is not None:
+                    self.recorder.deepen()  # the recording holds the key too, maybe spread over several events
+                for one in shown:
+                    yield one
+            for one in mask.flush() if mask is not None else []:
+                yield one
+        finally:
+            await events.aclose()
+
+    async def _learn_held_keys(self) -> None:
+        """Add the keys the keyring lookup found (waiting for it a bounded time, at each answer until it answers)."""
+        found = await self._lookup.keys(KEY_LOOKUP_WAIT) if self._lookup is not None else None
+        if found is None:
+            return
+        self._lookup = None
+        self.secrets = known(self.secrets, found)
+        if self.recorder is not None:
+            self.recorder.secrets = known(self.recorder.secrets, self.secrets)
+
+    async def _answer(self, messages: list[dict[str, Any]], model: str | None) -> AsyncGenerator[Event]:
+        """The events of one answer as received: retried before its first byte, ended by its first error."""
         body = self.endpoint.request_body(messages, model)
         for attempt in range(self.retries + 1):
             retry = _Retry()
@@ -162,9 +204,11 @@ class ChatClient:
         first = len(self.recorder.interactions) if self.recorder is not None else 0
         started = shown = False
         try:
-            async with self._http.stream(
+            request = self._http.build_request(
                 "POST", self.endpoint.chat_url, json=body, headers=self.endpoint.request_headers()
-            ) as response:
+            )
+            response = await send_within_origin(self._http, request)
+            try:
                 if response.status_code >= 400:
                     error = await self._http_error(response)
                     if self._retry(retry, error, attempt, first):
@@ -191,6 +235,12 @@ class ChatClient:
                     if isinstance(event, StreamError):
                         self._note(event, first)
                     yield event
+            finally:
+                await response.aclose()
+        except RedirectRefused as exc:
+            error = StreamError(exc.status, str(exc), "redirect")
+            self._note(error, first)
+            yield error
         except httpx.HTTPError as exc:
             proxy = self._routes.proxy_for(self.endpoint.chat_url) if self._routes is not None else None
             error = transport_error(exc, self.endpoint, started, proxy)

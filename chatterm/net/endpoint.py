@@ -5,10 +5,18 @@ Kept apart from the client so that choosing a profile does not import the HTTP s
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from chatterm import __version__
+
+CREDENTIAL_WORDS = ("key", "token", "auth", "secret", "password", "signature", "cookie", "credential")
+
+
+def is_credential(header: str) -> bool:
+    """A header whose name holds a word such as `key` or `auth` carries a credential: its value is a secret."""
+    return any(word in header.lower() for word in CREDENTIAL_WORDS)
 
 
 @dataclass
@@ -24,6 +32,20 @@ class Endpoint:
     connect_timeout: float = 10.0
     read_timeout: float = 300.0
     stream_usage: bool = True
+    held_keys: tuple[str, ...] = ()
+    """Other keys chatterm holds for the profile: never sent, always masked."""
+    find_held_keys: Callable[[], tuple[str, ...]] | None = field(default=None, repr=False)
+    """Finds more held keys (the profile's keyring entry, when its variable gives the key in use). A keyring can take
+    a moment to answer, so the client asks it in a thread while its first request goes out (`ChatClient`)."""
+
+    @property
+    def secrets(self) -> tuple[str, ...]:
+        """Every secret this endpoint knows: the key in use, the values of credential headers, the held keys."""
+        found = [self.api_key] if self.api_key else []
+        for name, value in self.headers.items():
+            if is_credential(name):
+                found += [value, value.split()[-1]] if value.strip() else []
+        return tuple(dict.fromkeys([*found, *self.held_keys]))
 
     @property
     def chat_url(self) -> str:

@@ -2,7 +2,8 @@
 
 OpenAI and most others answer `{"data": [{"id": ...}]}`; Together a bare list; Gemini's OpenAI-compatible
 endpoint ids with a `models/` prefix; Ollama's native API `{"models": [{"name": ...}]}`. When the call
-fails, the profile's default model is the list.
+fails, the profile's default model is the list. The request carries the key, so it follows redirects only within
+the endpoint's origin (`chatterm.net.redirects`), and the ids are masked like every text from a provider.
 """
 
 from __future__ import annotations
@@ -14,8 +15,10 @@ from typing import Any
 import httpx
 
 from chatterm import locations
+from chatterm.cassette.secrets import mask_text
 from chatterm.decode.safejson import loads
 from chatterm.net.endpoint import Endpoint
+from chatterm.net.redirects import RedirectRefused, send_within_origin
 from chatterm.private_files import write_private
 
 CACHE_SECONDS = 24 * 3600
@@ -56,13 +59,18 @@ async def list_models(profile: str, endpoint: Endpoint, use_cache: bool = True, 
             pass
     headers = {"Authorization": f"Bearer {endpoint.api_key}"} if endpoint.api_key else {}
     try:
-        async with httpx.AsyncClient(timeout=timeout) as client:
-            response = await client.get(
-                endpoint.base_url.rstrip("/") + "/models", headers={**headers, **endpoint.headers}
+        async with httpx.AsyncClient(timeout=timeout, follow_redirects=False) as client:
+            request = client.build_request(
+                "GET", endpoint.base_url.rstrip("/") + "/models", headers={**headers, **endpoint.headers}
             )
+            response = await send_within_origin(client, request)
+            try:
+                await response.aread()
+            finally:
+                await response.aclose()
         response.raise_for_status()
-        models = model_ids(loads(response.content))
-    except (httpx.HTTPError, ValueError):
+        models = [mask_text(name, endpoint.secrets) for name in model_ids(loads(response.content))]
+    except (httpx.HTTPError, ValueError, RedirectRefused):
         return [endpoint.model]
     if not models:
         return [endpoint.model]

@@ -3,7 +3,10 @@
 The recorder tees the response bytes: the caller gets every chunk the moment it arrives (vcrpy's own httpx
 stub reads the whole body first, which would stall a live stream). Each chunk is stamped with its time
 offset from the request (the time it arrived from the network, as chatterm's network layer tells it, not when
-it was read: `chatterm.net.sockets.GATHER`), and secrets are removed from the request before it is kept.
+it was read: `chatterm.net.sockets.GATHER`). Secrets never stay in what is kept: the request is cleaned before it is
+kept, and the response body as it grows (`BodyMask`: a key cut across network pieces is masked whole), with its
+event offsets moved onto the masked body. Once the client has seen a key in what the body decodes to, it asks
+for the body to be read deep (`deepen`), so a key spread over several events is masked in each of them too.
 """
 
 from __future__ import annotations
@@ -14,9 +17,11 @@ from typing import Any
 
 import httpx
 
+from chatterm.cassette.bodymask import BodyMask
 from chatterm.cassette.coding import Inflater
 from chatterm.cassette.model import Headers, Interaction, Recording, Request, Response, without_headers
 from chatterm.cassette.redact import clean_request
+from chatterm.cassette.secrets import known, mask_text
 from chatterm.cassette.summary import RETRIED
 from chatterm.cassette.timing import EventTimes
 from chatterm.decode.body import body_kind
@@ -40,7 +45,7 @@ class Recorder:
     Args:
         on_update: called with the recorder when an exchange completes, and at most every
             `flush_interval` seconds while a response streams, so a crash loses (almost) nothing.
-        secrets: key strings to scrub wherever they appear.
+        secrets: the keys to mask wherever they appear (a session adds those of each profile it switches to).
     """
 
     def __init__(
@@ -54,6 +59,7 @@ class Recorder:
         self.on_update = on_update
         self.flush_interval = flush_interval
         self.secrets = secrets
+        self._capture: _Capture | None = None
 
     @property
     def interactions(self) -> list[Interaction]:
@@ -65,6 +71,9 @@ class Recorder:
     def note_error(self, error: dict[str, Any]) -> None:
         """Attach the reason an answer ended early (the client knows it best) to the last exchange."""
         if self.interactions:
+            message = error.get("message")
+            if isinstance(message, str):
+                error = {**error, "message": mask_text(message, self.secrets)}
             self.interactions[-1].response.error = error
             self.updated()
 
@@ -72,6 +81,13 @@ class Recorder:
         """Mark the last exchange as an attempt that was retried: the next one answers the same turn."""
         if self.interactions:
             self.interactions[-1].meta[RETRIED] = True
+
+    def deepen(self) -> None:
+        """Mask the body of the latest exchange by its strings too, from its start (see `BodyMask`)."""
+        capture = self._capture
+        if capture is not None and not capture.mask.deep:
+            capture.mask.deep = True
+            capture.sync()
             self.updated()
 
     def updated(self) -> None:
@@ -97,6 +113,7 @@ class _Capture:
         self.interaction = interaction
         self.started = started
         self.body = bytearray()
+        self.mask = BodyMask(recorder.secrets)
         self.chunks: list[tuple[float, int]] = []
         self.times = EventTimes()
         self.complete = False
@@ -119,9 +136,15 @@ class _Capture:
 
     def sync(self) -> None:
         response = self.interaction.response
-        response.body = bytes(self.body)
-        kind = body_kind(response.content_type, response.body[:64])
-        response.offsets = self.times.update(self.chunks, response.body, kind) or None
+        if self.mask.keys != known(self.recorder.secrets):  # keys learnt since: mask from the start again
+            self.mask = BodyMask(self.recorder.secrets, deep=self.mask.deep)
+        body = bytes(self.body)
+        kind = body_kind(response.content_type, body[:64])
+        offsets = self.times.update(self.chunks, body, kind)
+        response.body = self.mask.update(body, final=self.closed)
+        if self.mask.changed:
+            offsets = [(at, self.mask.position(end)) for at, end in offsets]
+        response.offsets = offsets or None
 
     def close(self) -> None:
         if self.closed:
@@ -186,7 +209,7 @@ class RecordingTransport(httpx.AsyncBaseTransport):
         self._recorder.interactions.append(interaction)
         stream = response.extensions.get("network_stream")
         clock = (lambda: stream.arrived) if isinstance(stream, AsyncioStream) else time.monotonic
-        capture = _Capture(self._recorder, interaction, started, clock, inflater)
+        capture = self._recorder._capture = _Capture(self._recorder, interaction, started, clock, inflater)
         assert isinstance(response.stream, httpx.AsyncByteStream)
         return httpx.Response(
             status_code=response.status_code,

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 import os
 from dataclasses import dataclass
 
 from chatterm.net.endpoint import Endpoint
 from chatterm.settings.config import Settings
-from chatterm.settings.keys import find_key
+from chatterm.settings.keys import find_key, keyring_keys
 from chatterm.settings.profile import ProfileSettings
 
 DEMO = "demo"
@@ -89,6 +90,8 @@ def choose(
                 )
             key = found.value if found else None
             choice = Choice(name, endpoint_for(chosen, model, key), found.source if found else None)
+            if found is not None and found.source.startswith("env:"):  # the keyring was not asked: ask it later
+                choice.endpoint.find_held_keys = functools.partial(keyring_keys, name)
     if read_timeout:
         choice.endpoint.read_timeout = read_timeout
     return choice

@@ -65,6 +65,17 @@ def find_key(profile: str, env_var: str | None) -> FoundKey | None:
     return FoundKey(value, "keyring") if value else None
 
 
+def keyring_keys(profile: str) -> tuple[str, ...]:
+    """The key the keyring holds for a profile, if any, as a key to mask: a profile whose variable gives the key in
+    use may hold another there. Never raises for a missing or broken keyring."""
+    try:
+        keyring, _keyring_error = _keyring()
+        stored = keyring.get_password(SERVICE, profile)
+    except Exception:
+        return ()
+    return (stored,) if isinstance(stored, str) and stored else ()
+
+
 def set_key(profile: str, value: str) -> None:
     keyring, keyring_error = _keyring()
     try:

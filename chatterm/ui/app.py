@@ -82,6 +82,8 @@ class ChatApp(App[None]):
         self.show_reasoning = settings.show_reasoning
         self._demo_server: ReplayServer | None = None
         self.session: ChatSession | None = None
+        self._secrets: tuple[str, ...] = ()
+        """The keys of the profiles used in earlier chats, masked in the next ones too."""
         self._booted = False
         self._theme_problems = self._choose_theme()
 
@@ -176,6 +178,7 @@ class ChatApp(App[None]):
 
     async def start_chat(self) -> None:
         if self.session is not None:
+            self._secrets = self.session.secrets
             await self.session.aclose()
             self.session = None
         screen = ChatScreen(self.choice, show_reasoning=self.show_reasoning)
@@ -195,6 +198,7 @@ class ChatApp(App[None]):
             save=self.save_sessions,
             on_save_error=self._save_error,
             send_reasoning=self._send_reasoning(self.choice.profile),
+            secrets=self._secrets,
         )
         screen.attach(self.session)
 
@@ -305,8 +309,13 @@ class ChatApp(App[None]):
             return
         stem = self.session.path.stem if self.session and self.session.path else "conversation"
         target = locations.data_dir() / "exports" / f"{stem}.md"
+        text = to_markdown(turns)
+        if self.session is not None:
+            from chatterm.cassette.secrets import mask_text
+
+            text = mask_text(text, self.session.secrets)
         try:
-            write_private(target, to_markdown(turns).encode())
+            write_private(target, text.encode())
         except OSError as exc:
             notify(self, f"cannot write {target} ({exc.strerror or exc})", severity="error")
             return

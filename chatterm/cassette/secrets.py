@@ -1,0 +1,104 @@
+"""Known secrets and the forms they take in text, masked in every text chatterm writes or shows.
+
+A key is found not only as itself: JSON writes it escaped (`\\/` for `/` by some servers), a URL percent-encodes it.
+Text that arrives in pieces (an answer streamed event by event) is masked by `TextMask`, which holds back the end of
+what it was given while that end could still be the start of a key.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Iterable
+from urllib.parse import quote, quote_plus
+
+MASK = "REDACTED"
+MIN_LENGTH = 6
+"""Shorter strings are not masked: they would mask ordinary words."""
+
+
+def known(*groups: Iterable[str | None]) -> tuple[str, ...]:
+    """The secrets of several sources in one tuple, in order, without repeats or empty or too short values."""
+    seen: dict[str, None] = {}
+    for group in groups:
+        for secret in group:
+            if secret and len(secret) >= MIN_LENGTH:
+                seen.setdefault(secret, None)
+    return tuple(seen)
+
+
+@functools.lru_cache(maxsize=64)
+def text_forms(secrets: tuple[str, ...]) -> tuple[str, ...]:
+    """Every form the secrets may take in a text, longest first (so a longer form is masked whole)."""
+    forms: set[str] = set()
+    for secret in known(secrets):
+        for escaped in (json.dumps(secret)[1:-1], json.dumps(secret, ensure_ascii=False)[1:-1]):
+            forms.update((escaped, escaped.replace("/", "\\/")))
+        forms.update((secret, quote(secret, safe=""), quote(secret), quote_plus(secret, safe="")))
+    return tuple(sorted(forms, key=lambda form: (-len(form), form)))
+
+
+@functools.lru_cache(maxsize=64)
+def byte_forms(secrets: tuple[str, ...]) -> tuple[bytes, ...]:
+    return tuple(form.encode("utf-8") for form in text_forms(secrets))
+
+
+def mask_text(text: str, secrets: tuple[str, ...]) -> str:
+    """The text with every form of every secret replaced by MASK."""
+    for form in text_forms(secrets):
+        if form in text:
+            text = text.replace(form, MASK)
+    return text
+
+
+def mask_bytes(data: bytes, secrets: tuple[str, ...]) -> bytes:
+    for form in byte_forms(secrets):
+        if form in data:
+            data = data.replace(form, MASK.encode())
+    return data
+
+
+def pending(text: str, forms: tuple[str, ...]) -> int:
+    """The length of the longest end of `text` that is the start of a form but not a whole one (0 when none)."""
+    longest = 0
+    for form in forms:
+        start = max(len(text) - len(form) + 1, 0)
+        at = text.find(form[0], start)
+        while at >= 0 and len(text) - at > longest:
+            if form.startswith(text[at:]):
+                longest = len(text) - at
+                break
+            at = text.find(form[0], at + 1)
+    return longest
+
+
+class TextMask:
+    """Masks text that arrives in pieces: a key cut across two pieces is masked whole.
+
+    `feed` returns what can be shown now; the end that could still become a key is held until the next piece tells,
+    or until `flush`.
+    """
+
+    def __init__(self, secrets: tuple[str, ...]) -> None:
+        self.secrets = secrets
+        self.forms = text_forms(secrets)
+        self.held = ""
+        self.found = False
+        """A key was masked."""
+
+    def feed(self, text: str) -> str:
+        if self.held:
+            text, self.held = self.held + text, ""
+        for form in self.forms:
+            if form in text:
+                text = text.replace(form, MASK)
+                self.found = True
+        keep = pending(text, self.forms) if self.forms else 0
+        if keep:
+            self.held = text[-keep:]
+            return text[:-keep]
+        return text
+
+    def flush(self) -> str:
+        held, self.held = self.held, ""
+        return held
