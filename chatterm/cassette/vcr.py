@@ -6,11 +6,11 @@ chatterm keeps what vcrpy does not know under `x_chatterm` (EXTRA) in each respo
 
 from __future__ import annotations
 
-import gzip
 import json
 import zlib
 from typing import Any
 
+from chatterm.cassette.dataio import MAX_DECODED, seconds
 from chatterm.cassette.model import (
     Headers,
     Interaction,
@@ -34,8 +34,21 @@ def is_vcr(data: Any) -> bool:
     return isinstance(request, dict) and "uri" in request
 
 
+class BodyTooLarge(Exception):
+    """An encoded body decodes to more than the recording's budget allows; the message says which encoding."""
+
+
+class DecodeBudget:
+    """The bytes a recording's gzip and deflate bodies may still decode to, all together: one bomb or many small
+    ones are refused alike."""
+
+    def __init__(self, left: int = MAX_DECODED) -> None:
+        self.left = left
+
+
 def read_vcr(data: dict[str, Any], name: str) -> Recording:
     interactions = []
+    budget = DecodeBudget()
     for number, item in enumerate(data["interactions"], start=1):
         if not isinstance(item, dict) or not isinstance(item.get("response"), dict):
             raise RecordingError(f"{name}: interaction {number} has no response")
@@ -43,11 +56,14 @@ def read_vcr(data: dict[str, Any], name: str) -> Recording:
         response = mapping(item["response"])
         if "status" not in response and "status_code" not in response:
             raise RecordingError(f"{name}: interaction {number} has no response status (is the file truncated?)")
-        interactions.append(_interaction(request, response))
+        try:
+            interactions.append(_interaction(request, response, budget))
+        except BodyTooLarge as exc:
+            raise RecordingError(f"{name}: interaction {number}: {exc}") from None
     return Recording(format="vcr", interactions=interactions)
 
 
-def _interaction(request: dict[str, Any], response: dict[str, Any]) -> Interaction:
+def _interaction(request: dict[str, Any], response: dict[str, Any], budget: DecodeBudget) -> Interaction:
     extra = mapping(response.get(EXTRA))
     if "status_code" in response:  # vcrpy's old httpx layout
         status, reason = response.get("status_code"), ""
@@ -59,7 +75,7 @@ def _interaction(request: dict[str, Any], response: dict[str, Any]) -> Interacti
         raw_body = _body(response)
     headers = headers_from(response.get("headers"))
     body = body_bytes(raw_body)
-    body, headers = decoded(body, headers)
+    body, headers = decoded(body, headers, budget)
     return Interaction(
         request=Request(
             method=str(request.get("method") or "POST"),
@@ -115,21 +131,42 @@ def offsets_from(value: Any) -> list[tuple[float, int]] | None:
     for pair in value:
         if isinstance(pair, (list, tuple)) and len(pair) == 2:
             at, end = pair
-            if isinstance(at, (int, float)) and isinstance(end, int):
-                pairs.append((float(at), end))
+            when = seconds(at)
+            if when is not None and isinstance(end, int) and end >= 0:
+                pairs.append((when, end))
     return pairs or None
 
 
-def decoded(body: bytes, headers: Headers) -> tuple[bytes, Headers]:
-    """Undo a gzip or deflate Content-Encoding, so the body is what the client read."""
+def decoded(body: bytes, headers: Headers, budget: DecodeBudget) -> tuple[bytes, Headers]:
+    """Undo a gzip or deflate Content-Encoding, so the body is what the client read; a body that is not complete
+    stays as it is. Raises BodyTooLarge past the budget, which is charged with what is decoded."""
     encoding = (header(headers, "content-encoding") or "").lower()
     try:
         if encoding == "gzip" or body[:2] == b"\x1f\x8b":
-            body = gzip.decompress(body)
+            body = _inflate(body, 16 + zlib.MAX_WBITS, budget.left, "gzip")
         elif encoding == "deflate":
-            body = zlib.decompress(body)
+            body = _inflate(body, zlib.MAX_WBITS, budget.left, "deflate")
         else:
             return body, headers
-    except (OSError, EOFError, zlib.error):
+    except (EOFError, zlib.error):
         return body, headers
+    budget.left -= len(body)
     return body, without_headers(headers, "content-encoding", "content-length")
+
+
+def _inflate(data: bytes, wbits: int, limit: int, encoding: str) -> bytes:
+    """Decompress at most `limit` bytes; gzip may hold several members, one after the other."""
+    out = bytearray()
+    while True:
+        inflater = zlib.decompressobj(wbits)
+        out += inflater.decompress(data, limit + 1 - len(out))
+        if len(out) > limit:
+            raise BodyTooLarge(
+                f"its {encoding} body takes what the recording's bodies decode to past {MAX_DECODED // 2**20} MiB; "
+                "refused"
+            )
+        if not inflater.eof:
+            raise EOFError("the compressed body ends before its end")
+        data = inflater.unused_data.lstrip(b"\0")
+        if not data or wbits == zlib.MAX_WBITS:
+            return bytes(out)
