@@ -57,6 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
     convert.add_argument("source", metavar="IN")
     convert.add_argument("target", metavar="OUT")
     convert.add_argument("--to", choices=["vcr", "govcr", "sse"], help="the format (default: from OUT's suffix)")
+    convert.add_argument("--force", action="store_true", help="replace OUT if it exists")
 
     serve = commands.add_parser("serve", help="serve a recording as an OpenAI-compatible endpoint")
     serve.add_argument("path", metavar="PATH")
