@@ -16,7 +16,7 @@ import httpx
 import pytest
 import yaml
 
-from chatterm.cassette.dataio import MAX_DECODED, MAX_EXPANSION
+from chatterm.cassette.dataio import MAX_DECODED, MAX_EXPANSION, MAX_FILE
 from tests.conftest import SEEDS, assert_one_line_error, run_chatterm
 
 SEED = (SEEDS / "xai_grok_simple_streaming.yaml").read_text()
@@ -133,6 +133,14 @@ def test_a_fifo_is_refused_not_waited_on(command: str, tmp_path: Path) -> None:
 @pytest.mark.parametrize("command", sorted(COMMANDS))
 def test_a_device_is_refused_not_read_without_end(command: str, tmp_path: Path) -> None:
     assert "not a regular file" in refused(command, Path("/dev/zero"), tmp_path)
+
+
+@pytest.mark.parametrize("command", ["show-json", "serve"])
+def test_a_file_larger_than_chatterm_reads_is_refused_unread(command: str, tmp_path: Path) -> None:
+    path = tmp_path / "huge.yaml"
+    with path.open("wb") as handle:
+        handle.truncate(MAX_FILE + 1)  # sparse: no disk is used
+    assert "larger than" in refused(command, path, tmp_path)
 
 
 def test_the_messages_say_what_was_refused(tmp_path: Path) -> None:

@@ -138,6 +138,11 @@ def test_an_ad_hoc_base_url_is_checked_before_anything_starts(url: str, expected
 
 
 def test_an_ad_hoc_link_local_url_is_used_when_allowed() -> None:
+    """With the opt-in the request is made (and fails only as a connection: nothing answers on fe80::1)."""
+    result = run_chatterm("ask", "--base-url", "http://[fe80::1]:9/v1", "--allow-link-local", "hi", timeout=30)
+    assert result.code == 1, result.stderr
+    assert_one_line_error(result)
+    assert "link-local" not in result.stderr and "fe80::1" in result.stderr
     settings = load_settings()
     with pytest.raises(ResolveError):
         choose(settings, base_url="http://169.254.169.254/v1")
