@@ -68,22 +68,30 @@ def assert_shown_harmlessly(result: Result, *expected: str) -> None:
 
 def test_profiles_and_key_print_config_values_harmlessly() -> None:
     write_config(
-        '[profiles."p\\u001b[2J"]\nbase_url = "http://127.0.0.1:9/v1"\nmodel = "m\\u001b]52;c;eA==\\u0007"\n'
+        '[profiles.p]\nbase_url = "http://127.0.0.1:9/v1"\nmodel = "m\\u001b]52;c;eA==\\u0007"\n'
         'api_key_env = "K\\u009b2J"\n'
     )
     listed = run_chatterm("profiles", "list")
     assert listed.code == 0
-    assert_shown_harmlessly(listed, "p␛[2J", "m␛]52;c;eA==␇", "K\\x9b2J")
-    shown = run_chatterm("profiles", "show", "p\x1b[2J")
+    assert_shown_harmlessly(listed, "m␛]52;c;eA==␇", "K\\x9b2J")
+    shown = run_chatterm("profiles", "show", "p")
     assert shown.code == 0
-    assert_shown_harmlessly(shown, "profile p␛[2J", "model: m␛]52;c;eA==␇")
-    status = run_chatterm("key", "status", "p\x1b[2J")
+    assert_shown_harmlessly(shown, "profile p", "model: m␛]52;c;eA==␇")
+    status = run_chatterm("key", "status", "p")
     assert status.code == 0
-    assert_shown_harmlessly(status, "p␛[2J: no key (K\\x9b2J)")
+    assert_shown_harmlessly(status, "p: no key (K\\x9b2J)")
     unknown = run_chatterm("profiles", "show", "q\x1b[2J")
     assert unknown.code == 2
     assert_one_line_error(unknown)
     assert_shown_harmlessly(unknown, "no profile named 'q\\x1b[2J'")
+
+
+def test_a_profile_name_with_escapes_in_the_config_is_refused_harmlessly() -> None:
+    write_config('[profiles."p\\u001b[2J"]\nbase_url = "http://127.0.0.1:9/v1"\nmodel = "m"\n')
+    listed = run_chatterm("profiles", "list")
+    assert listed.code == 2
+    assert_one_line_error(listed)
+    assert_shown_harmlessly(listed, "the profile name 'p\\x1b[2J' holds control characters")
 
 
 def test_model_ids_a_server_lists_are_printed_harmlessly(fault_server: Any) -> None:
@@ -93,12 +101,11 @@ def test_model_ids_a_server_lists_are_printed_harmlessly(fault_server: Any) -> N
     assert_shown_harmlessly(result, *(neutralize(model) for model in sorted(ESCAPE_MODELS)))
 
 
-def test_a_profile_added_with_escapes_in_its_name_is_said_harmlessly() -> None:
+def test_a_profile_added_with_escapes_in_its_name_is_refused_harmlessly() -> None:
     result = run_chatterm("profiles", "add", "n\x1b[2J", "--base-url", "http://127.0.0.1:9/v1", "--model", "m")
-    assert result.code == 0
-    assert_shown_harmlessly(result, "saved profile n␛[2J in ", "chatterm key set n␛[2J")
-    removed = run_chatterm("profiles", "remove", "n\x1b[2J")
-    assert_shown_harmlessly(removed, "removed profile n␛[2J")
+    assert result.code == 2
+    assert_one_line_error(result)
+    assert_shown_harmlessly(result, "the profile name 'n\\x1b[2J' holds control characters")
 
 
 def test_errors_of_every_command_are_printed_harmlessly(tmp_path: Path) -> None:

@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
+from chatterm.cassette.dataio import seconds
 from chatterm.cassette.model import Interaction, Recording, RecordingError, Request, Response, mapping, reason_phrase
 from chatterm.cassette.timing import format_go_duration, parse_go_duration
-from chatterm.cassette.vcr import EXTRA, body_bytes, decoded, headers_from, offsets_from
+from chatterm.cassette.vcr import EXTRA, BodyTooLarge, DecodeBudget, body_bytes, decoded, headers_from, offsets_from
 from chatterm.cassette.vcr_yaml import dump_yaml, extra_of, text_or_bytes
 
 
@@ -21,6 +22,7 @@ def is_govcr(data: Any) -> bool:
 
 def read_govcr(data: dict[str, Any], name: str) -> Recording:
     interactions = []
+    budget = DecodeBudget()
     for number, item in enumerate(data["interactions"], start=1):
         if not isinstance(item, dict) or not isinstance(item.get("response"), dict):
             raise RecordingError(f"{name}: interaction {number} has no response")
@@ -34,7 +36,10 @@ def read_govcr(data: dict[str, Any], name: str) -> Recording:
             status_text = str(response.get("status") or "")
             code = int(status_text[:3]) if status_text[:3].isdigit() else None
         headers = headers_from(response.get("headers"))
-        body, headers = decoded(body_bytes(response.get("body")), headers)
+        try:
+            body, headers = decoded(body_bytes(response.get("body")), headers, budget)
+        except BodyTooLarge as exc:
+            raise RecordingError(f"{name}: interaction {number}: {exc}") from None
         status_text = str(response.get("status") or "")
         interactions.append(
             Interaction(
@@ -50,7 +55,7 @@ def read_govcr(data: dict[str, Any], name: str) -> Recording:
                     body=body,
                     reason=status_text[4:] if status_text[:3].isdigit() else status_text,
                     offsets=offsets_from(extra.get("offsets")),
-                    duration=parse_go_duration(response.get("duration")),
+                    duration=seconds(parse_go_duration(response.get("duration"))),
                     error=extra.get("error") if isinstance(extra.get("error"), dict) else None,
                 ),
                 meta={k: v for k, v in extra.items() if k not in ("offsets", "error")},

@@ -9,7 +9,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from chatterm.cassette.coding import Inflater, inflate
+from chatterm.cassette.coding import Inflater
+from chatterm.cassette.dataio import MAX_DECODED, seconds
 from chatterm.cassette.model import (
     Headers,
     Interaction,
@@ -33,8 +34,21 @@ def is_vcr(data: Any) -> bool:
     return isinstance(request, dict) and "uri" in request
 
 
+class BodyTooLarge(Exception):
+    """An encoded body decodes to more than the recording's budget allows; the message says which encoding."""
+
+
+class DecodeBudget:
+    """The bytes a recording's gzip and deflate bodies may still decode to, all together: one bomb or many small
+    ones are refused alike."""
+
+    def __init__(self, left: int = MAX_DECODED) -> None:
+        self.left = left
+
+
 def read_vcr(data: dict[str, Any], name: str) -> Recording:
     interactions = []
+    budget = DecodeBudget()
     for number, item in enumerate(data["interactions"], start=1):
         if not isinstance(item, dict) or not isinstance(item.get("response"), dict):
             raise RecordingError(f"{name}: interaction {number} has no response")
@@ -42,11 +56,14 @@ def read_vcr(data: dict[str, Any], name: str) -> Recording:
         response = mapping(item["response"])
         if "status" not in response and "status_code" not in response:
             raise RecordingError(f"{name}: interaction {number} has no response status (is the file truncated?)")
-        interactions.append(_interaction(request, response))
+        try:
+            interactions.append(_interaction(request, response, budget))
+        except BodyTooLarge as exc:
+            raise RecordingError(f"{name}: interaction {number}: {exc}") from None
     return Recording(format="vcr", interactions=interactions)
 
 
-def _interaction(request: dict[str, Any], response: dict[str, Any]) -> Interaction:
+def _interaction(request: dict[str, Any], response: dict[str, Any], budget: DecodeBudget) -> Interaction:
     extra = mapping(response.get(EXTRA))
     if "status_code" in response:  # vcrpy's old httpx layout
         status, reason = response.get("status_code"), ""
@@ -58,7 +75,7 @@ def _interaction(request: dict[str, Any], response: dict[str, Any]) -> Interacti
         raw_body = _body(response)
     headers = headers_from(response.get("headers"))
     body = body_bytes(raw_body)
-    body, headers = decoded(body, headers)
+    body, headers = decoded(body, headers, budget)
     return Interaction(
         request=Request(
             method=str(request.get("method") or "POST"),
@@ -114,19 +131,27 @@ def offsets_from(value: Any) -> list[tuple[float, int]] | None:
     for pair in value:
         if isinstance(pair, (list, tuple)) and len(pair) == 2:
             at, end = pair
-            if isinstance(at, (int, float)) and isinstance(end, int):
-                pairs.append((float(at), end))
+            when = seconds(at)
+            if when is not None and isinstance(end, int) and end >= 0:
+                pairs.append((when, end))
     return pairs or None
 
 
-def decoded(body: bytes, headers: Headers) -> tuple[bytes, Headers]:
-    """Undo a gzip or deflate Content-Encoding, so the body is what the client read."""
+def decoded(body: bytes, headers: Headers, budget: DecodeBudget) -> tuple[bytes, Headers]:
+    """Undo a gzip or deflate Content-Encoding, so the body is what the client read (a body cut short inflates as
+    far as it goes). Raises BodyTooLarge past the budget, which is charged with what is decoded."""
     encoding = (header(headers, "content-encoding") or "").strip().lower()
     if body[:2] == b"\x1f\x8b":
         encoding = "gzip"
     if not Inflater.handles(encoding):
         return body, headers
-    text = inflate(body, encoding)  # (a body cut short inflates as far as it goes)
-    if text is None:
+    inflater = Inflater(encoding, budget.left)
+    text = inflater.feed(body) + inflater.flush()
+    if inflater.size > budget.left:
+        raise BodyTooLarge(
+            f"its {encoding} body takes what the recording's bodies decode to past {MAX_DECODED // 2**20} MiB; refused"
+        )
+    if inflater.broken and not text:
         return body, headers
+    budget.left -= len(text)
     return text, without_headers(headers, "content-encoding", "content-length")

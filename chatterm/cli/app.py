@@ -12,7 +12,15 @@ from chatterm.settings.config import load_settings
 def run_app(args: argparse.Namespace) -> int:
     settings = load_settings()
     try:
-        choice = choose(settings, args.profile, args.model, args.base_url, args.api_key_env, args.read_timeout)
+        choice = choose(
+            settings,
+            args.profile,
+            args.model,
+            args.base_url,
+            args.api_key_env,
+            args.read_timeout,
+            allow_link_local=args.allow_link_local,
+        )
     except ResolveError as exc:
         raise UsageError(str(exc)) from None
     from chatterm.ui.app import ChatApp

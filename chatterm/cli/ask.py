@@ -62,7 +62,15 @@ class _Printer:
 def run_ask(args: argparse.Namespace) -> int:
     prompt = read_prompt(args.prompt)
     try:
-        choice = choose(load_settings(), args.profile, args.model, args.base_url, args.api_key_env, args.read_timeout)
+        choice = choose(
+            load_settings(),
+            args.profile,
+            args.model,
+            args.base_url,
+            args.api_key_env,
+            args.read_timeout,
+            allow_link_local=args.allow_link_local,
+        )
     except ResolveError as exc:
         raise UsageError(str(exc)) from None
     messages = [{"role": "system", "content": args.system}] if args.system else []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 from typing import NoReturn
 
 from chatterm import __version__
@@ -21,8 +22,18 @@ def _positive(text: str) -> float:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be more than 0: {text!r}")
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a number more than 0: {text!r}")
+    return value
+
+
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"must be a port from 0 to 65535 (0: any free port): {text!r}")
     return value
 
 
@@ -34,6 +45,11 @@ def _endpoint_options(parser: argparse.ArgumentParser) -> None:
         "--api-key-env", metavar="VAR", help="with --base-url: the environment variable holding the key"
     )
     parser.add_argument("--read-timeout", type=_positive, metavar="S", help="seconds without data before giving up")
+    parser.add_argument(
+        "--allow-link-local",
+        action="store_true",
+        help="with --base-url: allow a link-local address (169.254.0.0/16, fe80::/10), where cloud metadata answers",
+    )
 
 
 def _pace_options(parser: argparse.ArgumentParser) -> None:
@@ -66,11 +82,12 @@ def build_parser() -> argparse.ArgumentParser:
     convert.add_argument("source", metavar="IN")
     convert.add_argument("target", metavar="OUT")
     convert.add_argument("--to", choices=["vcr", "govcr", "sse"], help="the format (default: from OUT's suffix)")
+    convert.add_argument("--force", action="store_true", help="replace OUT if it exists")
 
     serve = commands.add_parser("serve", help="serve a recording as an OpenAI-compatible endpoint")
     serve.add_argument("path", metavar="PATH")
     serve.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
-    serve.add_argument("--port", type=int, default=0, metavar="N", help="the port (default: any free port)")
+    serve.add_argument("--port", type=_port, default=0, metavar="N", help="the port (default: any free port)")
     serve.add_argument("--allow-remote", action="store_true", help="allow listening on a non-loopback address")
     _pace_options(serve)
 
@@ -91,6 +108,9 @@ def build_parser() -> argparse.ArgumentParser:
     add.add_argument("--send-reasoning", action="store_true", help="send reasoning back in the history")
     add.add_argument("--read-timeout", type=_positive, metavar="S")
     add.add_argument("--local", action="store_true", help="a local server that needs no key")
+    add.add_argument(
+        "--allow-link-local", action="store_true", help="allow a link-local base URL (where cloud metadata answers)"
+    )
     remove = actions.add_parser("remove", help="remove a profile from config.toml")
     remove.add_argument("name", metavar="NAME")
     default = actions.add_parser("default", help="the profile used when none is named")

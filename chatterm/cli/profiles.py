@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import getpass
 import json
+import os
 import sys
 from typing import Any
+
+from pydantic import ValidationError
 
 from chatterm.cli import output
 from chatterm.cli.errors import EXIT_OK, UsageError
@@ -15,9 +19,21 @@ from chatterm.net.endpoint import is_credential
 from chatterm.settings.choice import DEMO, default_profile, endpoint_for
 from chatterm.settings.config import Settings, load_settings
 from chatterm.settings.config_edit import remove_profile, save_profile, set_default
-from chatterm.settings.keys import KeyringUnavailable, delete_key, find_key, mask, no_keyring_hint, set_key
+from chatterm.settings.errors import located, problem
+from chatterm.settings.keys import (
+    KeyringFailed,
+    KeyringUnavailable,
+    delete_key,
+    env_hint,
+    find_key,
+    mask,
+    no_keyring_hint,
+    require_keyring,
+    set_key,
+    stored_key,
+)
 from chatterm.settings.presets import PRESETS
-from chatterm.settings.profile import ProfileSettings
+from chatterm.settings.profile import ProfileSettings, check_profile_name
 
 
 def _pairs(values: list[str] | None, what: str) -> dict[str, Any]:
@@ -50,6 +66,34 @@ def _profile(settings: Settings, name: str) -> ProfileSettings:
     return profile
 
 
+_OPTIONS = {"params": "--param", "headers": "--header"}
+
+
+def _new_profile(args: argparse.Namespace) -> ProfileSettings:
+    """The profile `profiles add` describes, checked as a loaded one is: one line naming the option at fault."""
+    try:
+        check_profile_name(args.name)
+        return ProfileSettings(
+            base_url=args.base_url,
+            model=args.model,
+            api_key_env=args.api_key_env,
+            params=_pairs(args.param, "--param"),
+            headers=_pairs(args.header, "--header"),
+            think_tags=not args.no_think_tags,
+            send_reasoning=args.send_reasoning,
+            read_timeout=args.read_timeout or 300.0,
+            local=args.local,
+            allow_link_local=args.allow_link_local,
+        )
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        key = str(located(error)[-1]) if located(error) else ""
+        option = _OPTIONS.get(key, "--" + key.replace("_", "-"))
+        raise UsageError(f"{option}: {problem(error)}") from None
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
 def run_profiles(args: argparse.Namespace) -> int:
     settings = load_settings()
     action = args.action or "list"
@@ -80,17 +124,7 @@ def run_profiles(args: argparse.Namespace) -> int:
     if action == "add":
         if args.name == DEMO:
             raise UsageError("'demo' is built in and cannot be redefined")
-        profile = ProfileSettings(
-            base_url=args.base_url,
-            model=args.model,
-            api_key_env=args.api_key_env,
-            params=_pairs(args.param, "--param"),
-            headers=_pairs(args.header, "--header"),
-            think_tags=not args.no_think_tags,
-            send_reasoning=args.send_reasoning,
-            read_timeout=args.read_timeout or 300.0,
-            local=args.local,
-        )
+        profile = _new_profile(args)
         path = save_profile(args.name, profile)
         output.say(f"saved profile {args.name} in {path}", stderr=True)
         if profile.api_key_env is None and not profile.local:
@@ -116,18 +150,24 @@ def run_key(args: argparse.Namespace) -> int:
     profile = _profile(settings, args.profile)
     try:
         if args.action == "status":
+            if not profile.local and not (profile.api_key_env and os.environ.get(profile.api_key_env)):
+                with contextlib.suppress(KeyringUnavailable):
+                    stored_key(args.profile)  # a failing keyring is said, not shown as a missing key
             output.say(f"{args.profile}: {_key_status(args.profile, profile)}")
             return EXIT_OK
         if args.action == "delete":
             deleted = delete_key(args.profile)
             output.say(f"{args.profile}: {'key deleted from the keyring' if deleted else 'no key in the keyring'}")
             return EXIT_OK
+        require_keyring()  # before asking for a key it could not keep
         value = _read_secret(args.profile)
         set_key(args.profile, value)
         output.say(f"{args.profile}: key stored in the system keyring ({mask(value)})")
         return EXIT_OK
     except KeyringUnavailable:
         raise UsageError(no_keyring_hint(profile.api_key_env)) from None
+    except KeyringFailed as exc:
+        raise UsageError(f"the system keyring failed ({exc}); {env_hint(profile.api_key_env)}") from None
 
 
 def _read_secret(profile: str) -> str:

@@ -6,6 +6,8 @@ import argparse
 import asyncio
 import contextlib
 import ipaddress
+import os
+import stat
 import sys
 from pathlib import Path
 
@@ -62,8 +64,27 @@ def target_format(path: str, explicit: str | None) -> str:
     raise UsageError(f"cannot tell the format from {path!r}: name it .yaml or .sse, or pass --to vcr|govcr|sse")
 
 
+def check_target(source: str, target: str, force: bool) -> None:
+    """Never write over the input (whatever path names it), nor over anything that is not a regular file; replace
+    an existing output only when told to."""
+    try:
+        info = os.stat(target)
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise UsageError(f"{target}: cannot be written ({exc.strerror or exc})") from None
+    with contextlib.suppress(OSError):
+        if os.path.samefile(source, target):
+            raise UsageError(f"{target} is the input file; name another file to write")
+    if not stat.S_ISREG(info.st_mode):
+        raise UsageError(f"{target} is not a regular file; name a file to write")
+    if not force:
+        raise UsageError(f"{target} already exists; add --force to replace it")
+
+
 def run_convert(args: argparse.Namespace) -> int:
     fmt = target_format(args.target, args.to)
+    check_target(args.source, args.target, args.force)
     recording = load_recording(args.source)
     try:
         write_private(Path(args.target), render(recording, fmt))

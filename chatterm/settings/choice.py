@@ -6,8 +6,11 @@ import functools
 import os
 from dataclasses import dataclass
 
+from pydantic import ValidationError
+
 from chatterm.net.endpoint import Endpoint
 from chatterm.settings.config import Settings
+from chatterm.settings.errors import problem
 from chatterm.settings.keys import find_key, keyring_keys
 from chatterm.settings.profile import ProfileSettings
 
@@ -65,14 +68,20 @@ def choose(
     base_url: str | None = None,
     api_key_env: str | None = None,
     read_timeout: float | None = None,
+    allow_link_local: bool = False,
 ) -> Choice:
     """The profile and endpoint the user's options ask for; a demo choice has no base URL until its server
-    starts."""
+    starts. An ad-hoc base URL is checked as a profile's is (`allow_link_local` is its opt-in)."""
     if base_url:
         key = os.environ.get(api_key_env) if api_key_env else None
         if api_key_env and not key:
             raise ResolveError(f"--api-key-env {api_key_env}: the variable is not set")
-        ad_hoc = ProfileSettings(base_url=base_url, model=model or "default", api_key_env=api_key_env)
+        try:
+            ad_hoc = ProfileSettings(
+                base_url=base_url, model=model or "default", api_key_env=api_key_env, allow_link_local=allow_link_local
+            )
+        except ValidationError as exc:
+            raise ResolveError(f"--base-url: {problem(exc.errors()[0])}") from None
         choice = Choice("ad-hoc", endpoint_for(ad_hoc, model, key), f"env:{api_key_env}" if key else None)
     else:
         name = profile or default_profile(settings)

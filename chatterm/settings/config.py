@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pydantic import Field, ValidationError
+from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -26,9 +26,9 @@ from pydantic_settings import (
 
 from chatterm import locations
 from chatterm.settings.environment import EnvironmentSource
-from chatterm.settings.errors import ConfigError, describe
+from chatterm.settings.errors import ConfigError, beyond_limits, describe
 from chatterm.settings.presets import PresetsSource
-from chatterm.settings.profile import ProfileSettings
+from chatterm.settings.profile import ProfileSettings, check_profile_name
 
 if TYPE_CHECKING:
     from pydantic_core import ErrorDetails
@@ -77,6 +77,13 @@ class Settings(BaseSettings):
     theme: str = "chatterm-dark"
     """The name of the app's theme."""
 
+    @field_validator("profiles")
+    @classmethod
+    def _profile_names(cls, profiles: dict[str, ProfileSettings]) -> dict[str, ProfileSettings]:
+        for name in profiles:
+            check_profile_name(name)
+        return profiles
+
     @classmethod
     def settings_customise_sources(
         cls,
@@ -93,7 +100,12 @@ class Settings(BaseSettings):
         environment = EnvironmentSource(settings_cls)
         if loading:
             loading.environment = environment
-        config_file = TomlConfigSettingsSource(settings_cls, toml_file=path)
+        try:
+            config_file = TomlConfigSettingsSource(settings_cls, toml_file=path)
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError):
+            raise  # said by load_settings
+        except (ValueError, RecursionError) as exc:  # the TOML reader's own limits: nesting, digits of a number
+            raise ConfigError(f"{path}: not valid TOML: {beyond_limits(exc)}") from None
         return (init_settings, environment, config_file, PresetsSource(settings_cls))
 
 

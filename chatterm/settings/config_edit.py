@@ -9,7 +9,7 @@ import tomlkit.exceptions
 
 from chatterm import locations
 from chatterm.private_files import write_private
-from chatterm.settings.errors import ConfigError
+from chatterm.settings.errors import ConfigError, beyond_limits
 from chatterm.settings.profile import ProfileSettings
 
 
@@ -20,6 +20,8 @@ def _document(path: Path) -> tomlkit.TOMLDocument:
         raise ConfigError(f"{path}: not valid TOML: {exc}") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: cannot be read ({exc})") from None
+    except (ValueError, RecursionError) as exc:
+        raise ConfigError(f"{path}: not valid TOML: {beyond_limits(exc)}") from None
 
 
 def _write(path: Path, document: tomlkit.TOMLDocument) -> None:

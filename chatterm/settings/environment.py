@@ -14,7 +14,7 @@ from typing import Any
 from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings, EnvSettingsSource
 
-from chatterm.settings.errors import ConfigError
+from chatterm.settings.errors import ConfigError, beyond_limits
 
 
 class EnvironmentSource(EnvSettingsSource):
@@ -32,17 +32,17 @@ class EnvironmentSource(EnvSettingsSource):
     def prepare_field_value(self, field_name: str, field: FieldInfo, value: Any, value_is_complex: bool) -> Any:
         try:
             return super().prepare_field_value(field_name, field, value, value_is_complex)
-        except ValueError as exc:
+        except (ValueError, RecursionError) as exc:
             raise _not_json(self.spelt(f"{self.env_prefix}{field_name}"), exc) from None
 
     def explode_env_vars(self, field_name: str, field: FieldInfo, env_vars: Mapping[str, str | None]) -> dict[str, Any]:
         try:
             return super().explode_env_vars(field_name, field, env_vars)
-        except ValueError:
+        except (ValueError, RecursionError):
             for name, value in env_vars.items():  # only on failure: find the variable at fault
                 try:
                     super().explode_env_vars(field_name, field, {name: value})
-                except ValueError as exc:
+                except (ValueError, RecursionError) as exc:
                     raise _not_json(self.spelt(name), exc) from None
             raise
 
@@ -78,5 +78,7 @@ def _holds(data: Mapping[str, Any], loc: Sequence[str | int]) -> bool:
     return True
 
 
-def _not_json(variable: str, exc: ValueError) -> ConfigError:
-    return ConfigError(f"{variable}: not valid JSON ({exc})")
+def _not_json(variable: str, exc: ValueError | RecursionError) -> ConfigError:
+    if isinstance(exc, RecursionError):
+        return ConfigError(f"{variable}: nested too deeply")
+    return ConfigError(f"{variable}: not valid JSON ({beyond_limits(exc)})")

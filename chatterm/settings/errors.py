@@ -22,6 +22,14 @@ class ConfigError(Exception):
     """The settings cannot be used; the message is one line naming the file or variable and what is wrong."""
 
 
+def beyond_limits(exc: Exception) -> str:
+    """What a reader's own limit says (nesting, the digits of a number), without Python's advice after the `;`
+    (a setting the user has no reason to change)."""
+    if isinstance(exc, RecursionError):
+        return "nested too deeply"
+    return str(exc).split(";")[0]
+
+
 def toml_key(part: str | int) -> str:
     text = str(part)
     return text if BARE_KEY.fullmatch(text) else json.dumps(text)
@@ -56,9 +64,20 @@ def problem(error: ErrorDetails, in_environment: bool = False, known: Sequence[s
         return "missing"
     if kind in ("model_type", "dict_type"):
         return "should be a JSON object" if in_environment else "should be a table"
+    cause = error.get("ctx", {}).get("error")
+    if kind == "value_error" and isinstance(cause, ValueError):
+        return str(cause)  # chatterm's own validators say it in full
     message = error["msg"]
     return message[:1].lower() + message[1:]
 
 
+def located(error: ErrorDetails) -> tuple[str | int, ...]:
+    """Where the value at fault is: a link-local base URL is refused by its profile (which holds the opt-in), but it
+    is the base_url the user is to look at."""
+    loc = tuple(error["loc"])
+    key = getattr(error.get("ctx", {}).get("error"), "key", None)
+    return (*loc, key) if isinstance(key, str) else loc
+
+
 def describe(error: ErrorDetails, in_environment: bool = False, known: Sequence[str] = ()) -> str:
-    return f"{where(error['loc'])}: {problem(error, in_environment, known)}"
+    return f"{where(located(error))}: {problem(error, in_environment, known)}"

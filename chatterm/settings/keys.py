@@ -17,6 +17,10 @@ class KeyringUnavailable(Exception):
     """No usable keyring backend on this machine."""
 
 
+class KeyringFailed(Exception):
+    """The keyring is there but failed (a D-Bus error, a locked or broken backend); the message names the error."""
+
+
 @dataclass(frozen=True)
 class FoundKey:
     value: str
@@ -24,43 +28,70 @@ class FoundKey:
     """Where it came from: `env:NAME` or `keyring`."""
 
 
-def _keyring() -> tuple[Any, type[Exception]]:
-    import keyring
-    from keyring.backends import fail
-    from keyring.errors import KeyringError
+def _failure(exc: Exception, secret: str = "") -> KeyringFailed:
+    words = " ".join(str(exc).split())
+    if len(secret) > 8:  # a backend may echo what it was given
+        words = words.replace(secret, mask(secret))
+    words = words[:200]
+    return KeyringFailed(f"{type(exc).__name__}: {words}" if words else type(exc).__name__)
 
-    backend = keyring.get_keyring()
-    if isinstance(backend, fail.Keyring) or getattr(backend, "priority", 1) <= 0:
+
+def _keyring() -> Any:
+    """The keyring module with a usable backend. Backends are third-party code that may raise anything (D-Bus and
+    OS errors among it), so every error becomes KeyringFailed."""
+    try:
+        import keyring
+        from keyring.backends import fail
+
+        backend = keyring.get_keyring()
+        usable = not isinstance(backend, fail.Keyring) and getattr(backend, "priority", 1) > 0
+    except Exception as exc:
+        raise _failure(exc) from None
+    if not usable:
         raise KeyringUnavailable("no system keyring is available on this machine")
-    return keyring, KeyringError
+    return keyring
+
+
+def require_keyring() -> None:
+    """Raise KeyringUnavailable or KeyringFailed now, before the user is asked for a key to store."""
+    _keyring()
 
 
 def keyring_available() -> bool:
     try:
         _keyring()
-    except KeyringUnavailable:
-        return False
-    except Exception:
+    except (KeyringUnavailable, KeyringFailed):
         return False
     return True
 
 
-def no_keyring_hint(env_var: str | None) -> str:
+def env_hint(env_var: str | None) -> str:
     if env_var:
-        return f"no system keyring is available on this machine; set the key in the environment: export {env_var}=..."
-    return "no system keyring is available on this machine; set the key in the profile's environment variable"
+        return f"set the key in the environment: export {env_var}=..."
+    return "set the key in the profile's environment variable"
+
+
+def no_keyring_hint(env_var: str | None) -> str:
+    return f"no system keyring is available on this machine; {env_hint(env_var)}"
+
+
+def stored_key(profile: str) -> str | None:
+    """The key the keyring holds for a profile, or None; raises KeyringUnavailable or KeyringFailed."""
+    keyring = _keyring()
+    try:
+        value = keyring.get_password(SERVICE, profile)
+    except Exception as exc:
+        raise _failure(exc) from None
+    return value if isinstance(value, str) and value else None
 
 
 def find_key(profile: str, env_var: str | None) -> FoundKey | None:
-    """The key for a profile, or None. Never raises for a missing keyring."""
+    """The key for a profile, or None. Never raises for a missing or failing keyring."""
     if env_var and os.environ.get(env_var):
         return FoundKey(os.environ[env_var], f"env:{env_var}")
     try:
-        keyring, _keyring_error = _keyring()
-        value = keyring.get_password(SERVICE, profile)
-    except KeyringUnavailable:
-        return None
-    except Exception:
+        value = stored_key(profile)
+    except (KeyringUnavailable, KeyringFailed):
         return None
     return FoundKey(value, "keyring") if value else None
 
@@ -69,28 +100,31 @@ def keyring_keys(profile: str) -> tuple[str, ...]:
     """The key the keyring holds for a profile, if any, as a key to mask: a profile whose variable gives the key in
     use may hold another there. Never raises for a missing or broken keyring."""
     try:
-        keyring, _keyring_error = _keyring()
-        stored = keyring.get_password(SERVICE, profile)
+        stored = _keyring().get_password(SERVICE, profile)
     except Exception:
         return ()
     return (stored,) if isinstance(stored, str) and stored else ()
 
 
 def set_key(profile: str, value: str) -> None:
-    keyring, keyring_error = _keyring()
+    keyring = _keyring()
     try:
         keyring.set_password(SERVICE, profile, value)
-    except keyring_error as exc:
-        raise KeyringUnavailable(f"the system keyring refused the key ({exc})") from None
+    except Exception as exc:
+        raise _failure(exc, value) from None
 
 
 def delete_key(profile: str) -> bool:
-    """True if a key was deleted."""
-    keyring, keyring_error = _keyring()
+    """True if a key was deleted, False if the keyring held none."""
+    from keyring.errors import PasswordDeleteError
+
+    keyring = _keyring()
     try:
         keyring.delete_password(SERVICE, profile)
-    except keyring_error:
+    except PasswordDeleteError:
         return False
+    except Exception as exc:
+        raise _failure(exc) from None
     return True
 
 

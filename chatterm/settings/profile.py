@@ -3,16 +3,31 @@ without importing each other."""
 
 from __future__ import annotations
 
-from typing import Any
+import json
+import math
+from typing import Any, Self
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from chatterm.settings.errors import beyond_limits
+from chatterm.settings.urls import check_base_url, check_link_local
+
+
+def check_profile_name(name: str) -> str:
+    """A name is how a profile is chosen, shown and found in the keyring: never empty, never control characters."""
+    if not name.strip():
+        raise ValueError("a profile name cannot be empty")
+    if any(ord(c) < 32 or 127 <= ord(c) < 160 for c in name):
+        raise ValueError(f"the profile name {name!a} holds control characters")
+    return name
 
 
 class ProfileSettings(BaseModel):
     """One provider profile: an OpenAI-compatible endpoint and how to talk to it.
 
     Unknown fields are refused, so a misspelt key in a `[profiles.NAME]` table is an error, not a setting that
-    does nothing."""
+    does nothing; values that could only make every request fail (a timeout of 0, a base URL that is not http(s),
+    parameters JSON cannot carry) are refused when the profile is loaded."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -38,3 +53,31 @@ class ProfileSettings(BaseModel):
     """Seconds without any data before an answer is given up as stalled."""
     local: bool = False
     """A local server (no key); offered only when it answers on its port."""
+    allow_link_local: bool = False
+    """Allow a link-local base URL (169.254.0.0/16, fe80::/10, fd00:ec2::254), where cloud metadata services answer."""
+
+    @field_validator("base_url")
+    @classmethod
+    def _base_url(cls, value: str) -> str:
+        return check_base_url(value)
+
+    @field_validator("connect_timeout", "read_timeout")
+    @classmethod
+    def _seconds(cls, value: float) -> float:
+        if not math.isfinite(value) or value <= 0:
+            raise ValueError(f"should be a number of seconds above 0, not {value:g}")
+        return value
+
+    @field_validator("params")
+    @classmethod
+    def _json_params(cls, value: dict[str, Any]) -> dict[str, Any]:
+        try:
+            json.dumps(value, allow_nan=False)
+        except (ValueError, TypeError, RecursionError) as exc:
+            raise ValueError(f"cannot be sent as JSON ({beyond_limits(exc)})") from None
+        return value
+
+    @model_validator(mode="after")
+    def _not_link_local(self) -> Self:
+        check_link_local(self.base_url, self.allow_link_local)
+        return self

@@ -288,13 +288,18 @@ class ChatScreen(Screen[None]):
     async def open_path(self, path: Path, speed: float, instant: bool) -> None:
         """Open a recording from disk; shown at once, a long one is on screen before its history has loaded."""
         from chatterm.cassette.load import load_recording, load_tail
+        from chatterm.cassette.model import RecordingError
 
         session = await self.ready()
-        if not instant:
-            recording = await asyncio.to_thread(load_recording, path)
-            self.replay(recording, speed, instant)
+        try:  # only the last turn was read before the app started: the rest may still be refused
+            if not instant:
+                recording = await asyncio.to_thread(load_recording, path)
+                self.replay(recording, speed, instant)
+                return
+            tail, total = await asyncio.to_thread(load_tail, path, OPENED_TURNS)
+        except RecordingError as exc:
+            notify(self, str(exc), severity="error")
             return
-        tail, total = await asyncio.to_thread(load_tail, path, OPENED_TURNS)
         await self._show_at_once(tail, earlier=total - len(tail.interactions))
         await self.info("Replay finished. Type to continue the conversation live.")
         if total == len(tail.interactions):
