@@ -232,3 +232,48 @@ def test_a_long_answer_followed_by_terminal_scrolls_is_drawn_in_order(terminal: 
         time.sleep(0.3)
     assert in_order(screen)[-1] == 119
     terminal.send("C-q")
+
+
+def reasoning_rows(screen: str) -> list[str]:
+    """The lines of the reasoning pane on screen, as written (its body is indented 4 columns under its title)."""
+    rows = screen.splitlines()
+    title = next((n for n, row in enumerate(rows) if "Thinking" in row or "Thought for" in row), None)
+    if title is None:
+        return []
+    body = []
+    for row in rows[title + 1 :]:
+        if not row.startswith("    ") or not row.strip():
+            break
+        body.append(row.rstrip(" ▁▂▃▄▅▆▇█▔▕▐▏▎▍▌▋▊▉").strip())
+    return body
+
+
+def test_the_reasoning_pane_shows_only_what_the_model_sent_at_its_pace(terminal: Terminal) -> None:
+    """The deepseek recording replayed at its pace: in every frame captured, each line of the reasoning pane is a
+    piece of the recorded reasoning, and they follow each other in it (the pane once showed `Hmmmm, the user`)."""
+    import json
+
+    from tests.conftest import CORPUS, run_chatterm
+
+    path = CORPUS / "pydai__test_deepseek__test_deepseek_model_thinking_stream.yaml"
+    recorded = json.loads(run_chatterm("show", str(path), "--json").stdout)["turns"][0]["response"]["reasoning"]
+    flat = " ".join(recorded.split())
+    terminal.start(chatterm_command("replay", str(path)))
+    frames: list[list[str]] = []
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        screen = terminal.screen()
+        rows = reasoning_rows(screen)
+        if rows:
+            frames.append(rows)
+        if "Replay finished" in screen:
+            break
+        time.sleep(0.03)
+    assert len(frames) > 5, "the reasoning was on screen while it streamed"
+    for rows in frames:
+        at = 0
+        for row in rows:
+            found = flat.find(" ".join(row.split()), at)
+            assert found >= 0, f"{row!r} is not what the model sent next (after {flat[at - 40 : at]!r})"
+            at = found + len(row)
+    terminal.send("C-q")
