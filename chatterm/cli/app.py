@@ -5,14 +5,15 @@ from __future__ import annotations
 import argparse
 
 from chatterm.cli.errors import EXIT_OK, UsageError
-from chatterm.settings.choice import DEMO, ResolveError, choose
-from chatterm.settings.config import load_settings
+from chatterm.cli.parser import endpoint_options_given
+from chatterm.settings.choice import DEMO, Choice, ResolveError, choose
+from chatterm.settings.config import Settings, load_settings
 
 
-def run_app(args: argparse.Namespace) -> int:
-    settings = load_settings()
+def chosen(args: argparse.Namespace, settings: Settings) -> Choice:
+    """The profile and endpoint the command line asks for; one line (exit 2) when it cannot be used."""
     try:
-        choice = choose(
+        return choose(
             settings,
             args.profile,
             args.model,
@@ -23,6 +24,11 @@ def run_app(args: argparse.Namespace) -> int:
         )
     except ResolveError as exc:
         raise UsageError(str(exc)) from None
+
+
+def run_app(args: argparse.Namespace) -> int:
+    settings = load_settings()
+    choice = chosen(args, settings)
     from chatterm.ui.app import ChatApp
 
     app = ChatApp(settings, choice)
@@ -38,10 +44,13 @@ def run_replay(args: argparse.Namespace) -> int:
     path = Path(args.path)
     load_tail(path, 1)  # a bad file stops here: exit 2, one line
     settings = load_settings()
-    try:
-        choice = choose(settings)
-    except ResolveError:
-        choice = choose(settings, DEMO)
+    if endpoint_options_given(args):  # the conversation goes on live with the profile asked for
+        choice = chosen(args, settings)
+    else:
+        try:
+            choice = choose(settings)
+        except ResolveError:
+            choice = choose(settings, DEMO)
     speed = "instant" if args.instant else f"{args.speed:g}x"
     from chatterm.ui.app import SPEEDS, ChatApp
 

@@ -10,13 +10,14 @@ from typing import Any, TextIO
 
 from chatterm.cassette.write import render
 from chatterm.cli import output
+from chatterm.cli.app import chosen
 from chatterm.cli.errors import EXIT_OK, EXIT_PROVIDER, UsageError
 from chatterm.conversation.reply import Reply
 from chatterm.events import Content, Reasoning, StreamError, StreamWarning, ToolCallDelta
 from chatterm.net.client import ChatClient
 from chatterm.net.recorder import Recorder
 from chatterm.private_files import write_private
-from chatterm.settings.choice import Choice, ResolveError, choose
+from chatterm.settings.choice import Choice
 from chatterm.settings.config import load_settings
 
 DIM, RESET = "\x1b[2m", "\x1b[0m"
@@ -60,19 +61,8 @@ class _Printer:
 
 
 def run_ask(args: argparse.Namespace) -> int:
+    choice = chosen(args, load_settings())  # (before the prompt is read: a bad option is said at once)
     prompt = read_prompt(args.prompt)
-    try:
-        choice = choose(
-            load_settings(),
-            args.profile,
-            args.model,
-            args.base_url,
-            args.api_key_env,
-            args.read_timeout,
-            allow_link_local=args.allow_link_local,
-        )
-    except ResolveError as exc:
-        raise UsageError(str(exc)) from None
     messages = [{"role": "system", "content": args.system}] if args.system else []
     messages.append({"role": "user", "content": prompt})
     record = Path(args.record) if args.record else None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import math
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from chatterm import __version__
 from chatterm.cli.output import line
@@ -37,19 +37,46 @@ def _port(text: str) -> int:
     return value
 
 
-def _endpoint_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--profile", "-P", metavar="NAME", help="the provider profile to use")
-    parser.add_argument("--model", "-m", metavar="M", help="the model to ask (default: the profile's)")
-    parser.add_argument("--base-url", metavar="URL", help="an ad-hoc OpenAI-compatible endpoint, no profile needed")
+ENDPOINT_OPTIONS = {
+    "profile": "--profile",
+    "model": "--model",
+    "base_url": "--base-url",
+    "api_key_env": "--api-key-env",
+    "read_timeout": "--read-timeout",
+    "allow_link_local": "--allow-link-local",
+}
+"""The options that choose what answers (attribute: flag). They may come before or after the subcommand; the
+commands that do not talk to a model refuse them (`endpoint_options_given`)."""
+TAKE_ENDPOINT_OPTIONS = (None, "ask", "replay")
+"""The commands that talk to a model (None: the app)."""
+
+
+def _endpoint_options(parser: argparse.ArgumentParser, after: bool = False) -> None:
+    """The endpoint options; `after` (a subcommand's) sets a value only when given, so that one given before the
+    subcommand stands."""
+    unset: Any = argparse.SUPPRESS if after else None
+    parser.add_argument("--profile", "-P", metavar="NAME", help="the provider profile to use", default=unset)
+    parser.add_argument("--model", "-m", metavar="M", help="the model to ask (default: the profile's)", default=unset)
     parser.add_argument(
-        "--api-key-env", metavar="VAR", help="with --base-url: the environment variable holding the key"
+        "--base-url", metavar="URL", help="an ad-hoc OpenAI-compatible endpoint, no profile needed", default=unset
     )
-    parser.add_argument("--read-timeout", type=_positive, metavar="S", help="seconds without data before giving up")
+    parser.add_argument(
+        "--api-key-env", metavar="VAR", help="with --base-url: the environment variable holding the key", default=unset
+    )
+    parser.add_argument(
+        "--read-timeout", type=_positive, metavar="S", help="seconds without data before giving up", default=unset
+    )
     parser.add_argument(
         "--allow-link-local",
         action="store_true",
         help="with --base-url: allow a link-local address (169.254.0.0/16, fe80::/10), where cloud metadata answers",
+        default=argparse.SUPPRESS if after else False,
     )
+
+
+def endpoint_options_given(args: argparse.Namespace) -> list[str]:
+    """The endpoint options given on the command line (as flags), wherever they were."""
+    return [flag for name, flag in ENDPOINT_OPTIONS.items() if getattr(args, name, None) not in (None, False)]
 
 
 def _pace_options(parser: argparse.ArgumentParser) -> None:
@@ -68,7 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     ask = commands.add_parser("ask", help="stream one answer to stdout (reasoning to stderr), no UI")
-    _endpoint_options(ask)
+    _endpoint_options(ask, after=True)
     ask.add_argument("--system", metavar="TEXT", help="a system prompt")
     ask.add_argument("--record", metavar="PATH", help="save the exchange as a cassette")
     ask.add_argument("--no-reasoning", action="store_true", help="do not print the reasoning")
@@ -123,4 +150,5 @@ def build_parser() -> argparse.ArgumentParser:
     replay = commands.add_parser("replay", help="open a recording in the app, re-streaming it at its pace")
     replay.add_argument("path", metavar="PATH")
     _pace_options(replay)
+    _endpoint_options(replay, after=True)
     return parser

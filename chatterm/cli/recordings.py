@@ -10,6 +10,7 @@ import os
 import stat
 import sys
 from pathlib import Path
+from typing import Any
 
 from chatterm.cassette.load import load_recording
 from chatterm.cassette.summary import summarize
@@ -25,13 +26,17 @@ def run_show(args: argparse.Namespace) -> int:
     if args.json:
         sys.stdout.write(output.json_text(summary, sys.stdout) + "\n")
         return EXIT_OK
-    out = [f"# {args.path} ({summary['format']}, {len(summary['turns'])} turns)"]
+    count = len(summary["turns"])
+    out = [f"# {args.path} ({summary['format']}, {count} turn{'' if count == 1 else 's'})"]
+    earlier: list[Any] = []
     for number, turn in enumerate(summary["turns"], start=1):
         request, response = turn["request"], turn["response"]
         out.append(f"\n## Turn {number}" + (f" · {response['model']}" if response["model"] else ""))
-        for message in (request or {}).get("messages") or []:
+        messages = (request or {}).get("messages") or []
+        for message in new_messages(messages, earlier):
             if isinstance(message, dict):
                 out.append(f"[{message.get('role', '?')}] {message_text(message)}")
+        earlier = messages
         for attempt in turn["retried"]:
             error = attempt["error"]
             out.append(f"[retried] {error['message'] if error else 'an attempt that was retried'}")
@@ -51,6 +56,17 @@ def run_show(args: argparse.Namespace) -> int:
             out.append(f"[error] {response['error']['message']}")
     sys.stdout.write(output.shown("\n".join(out) + "\n", output.is_terminal(sys.stdout)))
     return EXIT_OK
+
+
+def new_messages(messages: list[Any], earlier: list[Any]) -> list[Any]:
+    """The messages a turn's request adds to the one before it: a conversation sends its whole history each turn,
+    and the previous turn's messages and answer were printed with it. All of them when the history differs."""
+    if not earlier or messages[: len(earlier)] != earlier:
+        return messages
+    added = messages[len(earlier) :]
+    if added and isinstance(added[0], dict) and added[0].get("role") == "assistant":
+        added = added[1:]  # (the previous answer, sent back)
+    return added
 
 
 def target_format(path: str, explicit: str | None) -> str:

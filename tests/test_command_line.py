@@ -1,0 +1,57 @@
+"""Options work before or after the subcommand, or are refused with one line."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.conftest import assert_one_line_error, run_chatterm
+from tests.faultserver import ANSWER
+
+
+@pytest.mark.parametrize("before", [True, False], ids=["before", "after"])
+def test_endpoint_options_work_before_or_after_ask(fault_server: Any, before: bool) -> None:
+    """`chatterm --base-url URL --model M ask "q"` answered from the demo with exit 0, the options ignored."""
+    options = ["--base-url", fault_server.url("ok"), "--model", "fault-model"]
+    args = [*options, "ask", "q"] if before else ["ask", *options, "q"]
+    result = run_chatterm(*args)
+    assert result.code == 0, result
+    assert result.stdout.strip() == ANSWER
+    assert fault_server.seen[-1].body["model"] == "fault-model"
+
+
+@pytest.mark.parametrize("before", [True, False], ids=["before", "after"])
+def test_an_unknown_profile_is_refused_wherever_it_is_given(before: bool) -> None:
+    """`chatterm --profile nosuch ask hi` answered from the demo with exit 0."""
+    args = ["--profile", "nosuch", "ask", "hi"] if before else ["ask", "--profile", "nosuch", "hi"]
+    result = run_chatterm(*args)
+    assert result.code == 2
+    assert_one_line_error(result)
+    assert "no profile named 'nosuch'" in result.stderr
+
+
+def test_an_option_after_the_subcommand_wins() -> None:
+    result = run_chatterm("--profile", "nosuch", "ask", "--profile", "other", "hi")
+    assert result.code == 2 and "no profile named 'other'" in result.stderr
+
+
+@pytest.mark.parametrize("command", [["show", "x.yaml"], ["profiles", "list"], ["key", "status", "groq"]])
+def test_an_endpoint_option_for_a_command_that_asks_no_model_is_refused(command: list[str]) -> None:
+    result = run_chatterm("--profile", "groq", *command)
+    assert result.code == 2
+    assert_one_line_error(result)
+    assert "--profile does not apply to 'chatterm " in result.stderr
+
+
+def test_show_prints_each_message_once_and_counts_turns_in_words() -> None:
+    """`show` printed the whole history again at every turn (a 5-turn session was 439 lines) and said "1 turns"."""
+    from tests.conftest import CORPUS, SEEDS
+
+    two = run_chatterm("show", str(CORPUS / "fantasy__TestOpenAICompatibleCommon__groq-kimi-k2__tool_streaming.yaml"))
+    assert two.code == 0
+    assert two.stdout.count("What's the weather in Florence") == 1
+    assert two.stdout.count("[system]") == 1
+    assert "(govcr, 2 turns)" in two.stdout and "[tool] 40 C" in two.stdout
+    one = run_chatterm("show", str(SEEDS / "groq_llama33_stream.sse"))
+    assert "(sse, 1 turn)" in one.stdout
