@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from chatterm.cassette.load import load_recording
-from chatterm.cassette.summary import summarize
+from chatterm.cassette.summary import skipped, summarize
 from chatterm.cassette.write import render
 from chatterm.cli import output
 from chatterm.cli.errors import EXIT_OK, UsageError
@@ -21,11 +21,13 @@ from chatterm.private_files import write_private
 
 
 def run_show(args: argparse.Namespace) -> int:
-    summary = summarize(load_recording(args.path))
+    recording = load_recording(args.path)
+    summary = summarize(recording)
     if args.json:
         sys.stdout.write(output.json_text(summary, sys.stdout) + "\n")
         return EXIT_OK
     out = [f"# {args.path} ({summary['format']}, {len(summary['turns'])} turns)"]
+    out += [f"[skipped] {call}" for call in skipped(recording)]
     for number, turn in enumerate(summary["turns"], start=1):
         request, response = turn["request"], turn["response"]
         out.append(f"\n## Turn {number}" + (f" · {response['model']}" if response["model"] else ""))
