@@ -5,9 +5,11 @@ read says which format it saw."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 import yaml
 
@@ -96,6 +98,19 @@ def test_show_lists_only_the_chat_turns_and_names_what_it_skipped(tmp_path: Path
     ):
         assert skipped in shown.stdout
     assert "empty answer" not in shown.stdout
+
+
+def test_serve_answers_chat_requests_with_chat_turns_only(tmp_path: Path, serve_recording: Callable[..., str]) -> None:
+    base_url = serve_recording(suite_cassette(tmp_path / "suite.yaml"))
+    models = httpx.get(base_url + "/models").json()
+    assert [model["id"] for model in models["data"]] == ["m-1", "e"], "the models that answered the chat turns"
+    body = {"model": "m-1", "messages": [{"role": "user", "content": "anything"}], "stream": False}
+    first = httpx.post(base_url + "/chat/completions", json=body)
+    assert first.status_code == 200
+    assert first.json()["choices"][0]["message"]["content"] == "Hello there."
+    second = httpx.post(base_url + "/chat/completions", json=body)
+    assert second.status_code == 502
+    assert second.json()["error"]["message"] == "the response is an embeddings response, not a chat answer"
 
 
 @pytest.mark.parametrize("speed", ["instant", "4x"])
