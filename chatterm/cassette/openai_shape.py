@@ -38,7 +38,7 @@ DONE = b"data: [DONE]\n\n"
 
 
 def sse(payload: Any) -> bytes:
-    return b"data: " + json.dumps(payload, ensure_ascii=False).encode() + b"\n\n"
+    return b"data: " + json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode() + b"\n\n"
 
 
 class ChunkWriter:
