@@ -172,6 +172,48 @@ def serve_recording(loop_thread: LoopThread) -> Iterator[Callable[..., str]]:
         loop_thread.run(server.stop())
 
 
+class Served:
+    """The real `chatterm serve` command in a subprocess: its base URL, and what it printed on stderr once stopped."""
+
+    def __init__(self, path: Path, *options: str) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "chatterm", "serve", str(path), *options],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            stdin=subprocess.DEVNULL,
+            text=True,
+        )
+        assert self.process.stdout is not None
+        self.base_url = self.process.stdout.readline().strip()
+        assert self.base_url.startswith("http://127.0.0.1:") and self.base_url.endswith("/v1"), self.base_url
+        self.stderr = ""
+
+    @property
+    def address(self) -> tuple[str, int]:
+        host, port = self.base_url.removeprefix("http://").removesuffix("/v1").rsplit(":", 1)
+        return host, int(port)
+
+    def stop(self) -> str:
+        if self.process.poll() is None:
+            self.process.terminate()
+        _, self.stderr = self.process.communicate(timeout=10)
+        return self.stderr
+
+
+@pytest.fixture
+def served() -> Iterator[Callable[..., Served]]:
+    """Start `chatterm serve PATH [OPTIONS]` (the real command); every one started is stopped after the test."""
+    started: list[Served] = []
+
+    def start(path: Path, *options: str) -> Served:
+        started.append(Served(path, *options))
+        return started[-1]
+
+    yield start
+    for server in started:
+        server.stop()
+
+
 @pytest.fixture
 async def faults() -> Any:
     """The fault-injecting server on the test's own event loop (for in-process async tests)."""

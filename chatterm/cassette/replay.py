@@ -9,22 +9,26 @@ import asyncio
 import json
 import time
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 
+from chatterm.cassette.exchange import chat_turns
 from chatterm.cassette.model import Interaction, Recording, Response
 from chatterm.cassette.timing import schedule
+
+T = TypeVar("T")
 
 
 class Matcher:
     """Chooses the recorded answer for a request: the turn whose request matches, else the next in order.
 
-    Turns are played once each; when every turn has been played, playback starts over.
+    Turns are played once each; when every turn has been played, playback starts over. Only chat exchanges are
+    played: the other calls a cassette holds (a model list, embeddings) answer no chat request.
     """
 
     def __init__(self, recording: Recording) -> None:
-        self._interactions = recording.interactions
+        self._interactions = chat_turns(recording.interactions)
         self._played: set[int] = set()
 
     def match(self, body: Any) -> Interaction | None:
@@ -47,13 +51,19 @@ class Matcher:
 
 async def paced(response: Response, speed: float = 1.0, instant: bool = False) -> AsyncIterator[bytes]:
     """The body of a recorded response, piece by piece, each at its recorded time divided by `speed`."""
+    async for piece in at_pace(schedule(response), speed, instant):
+        yield piece
+
+
+async def at_pace(timed: list[tuple[float, T]], speed: float = 1.0, instant: bool = False) -> AsyncIterator[T]:
+    """Each item at its time (seconds from now) divided by `speed`; all at once when `instant`."""
     started = time.monotonic()
-    for at, piece in schedule(response):
+    for at, item in timed:
         if not instant and speed > 0:
             delay = started + at / speed - time.monotonic()
             if delay > 0:
                 await asyncio.sleep(delay)
-        yield piece
+        yield item
 
 
 class _PacedStream(httpx.AsyncByteStream):

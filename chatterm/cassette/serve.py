@@ -1,33 +1,54 @@
 """`chatterm serve`: a recording served as an OpenAI-compatible endpoint.
 
-`GET /v1/models` lists the recording's models; `POST /v1/chat/completions` answers with the recorded turn
-whose request matches (else the next one in order), streamed byte for byte at the recorded pace (scaled by
-the speed, or at once). A request with `"stream": false` gets one `chat.completion` JSON object built
-from the recorded answer. The same server backs the offline `demo` profile and the test suite.
+`GET /v1/models` lists the models that answered the recording's chat turns. `POST /v1/chat/completions` answers
+with the recorded turn whose request matches (else the next one in order), in the shape the client asked for,
+whatever API the recording holds: `chat.completion.chunk` events for `"stream": true`, one `chat.completion`
+otherwise (OpenAI's default). The answer carries what `show --json` reports, at the recorded pace (each event at
+the time its source event was recorded, divided by the speed; or at once); an OpenAI stream a plain client reads as
+`show` does is sent byte for byte (`openai_shape`). It ends as the recording ended: an HTTP error with its status
+and an OpenAI error, an error event, a connection cut half way, or no answer at all (`timeline`).
+
+A request `serve` cannot read is answered 400 (`httpserve`), and serving goes on. The same server backs the offline
+`demo` profile and the test suite.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
+import contextlib
 import time
-from dataclasses import dataclass
 from typing import Any
 
-from chatterm.cassette.model import Interaction, Recording, reason_phrase
-from chatterm.cassette.replay import Matcher, paced
+from chatterm.cassette.exchange import chat_turns
+from chatterm.cassette.httpserve import (
+    MAX_HEAD,
+    READ_TIMEOUT,
+    BadRequest,
+    Chunked,
+    HTTPRequest,
+    linger,
+    read_request,
+    send_json,
+)
+from chatterm.cassette.model import Interaction, Recording
+from chatterm.cassette.openai_shape import (
+    DONE,
+    ChunkWriter,
+    completion,
+    error_payload,
+    http_error_payload,
+    reads_as_recorded,
+    sse,
+)
+from chatterm.cassette.replay import Matcher, at_pace
 from chatterm.cassette.summary import reply_of
+from chatterm.cassette.timeline import ANSWERED, CUT, ERROR, HTTP_ERROR, NO_ANSWER, Timeline, timeline
+from chatterm.cassette.timing import schedule
+from chatterm.decode.body import SSE, body_kind
+from chatterm.decode.safejson import loads
 
-MAX_HEADER = 64 * 1024
-MAX_BODY = 32 * 1024 * 1024
-
-
-@dataclass
-class _HTTPRequest:
-    method: str
-    path: str
-    headers: dict[str, str]
-    body: bytes
+NOT_AGAIN = {"X-Should-Retry": "false"}
+"""On an error `serve` makes of a recorded answer: a retry would be played the next recorded turn, not this one."""
 
 
 class ReplayServer:
@@ -39,11 +60,12 @@ class ReplayServer:
         self.speed = speed
         self.instant = instant
         self._server: asyncio.Server | None = None
+        self._timelines: dict[int, tuple[Timeline, bool]] = {}
         self.requests = 0
 
     async def start(self, host: str = "127.0.0.1", port: int = 0) -> str:
         """Start listening; returns the base URL (`http://host:port/v1`)."""
-        self._server = await asyncio.start_server(self._handle, host, port)
+        self._server = await asyncio.start_server(self._handle, host, port, limit=MAX_HEAD)
         bound = self._server.sockets[0].getsockname()
         shown = f"[{bound[0]}]" if ":" in bound[0] else bound[0]
         return f"http://{shown}:{bound[1]}/v1"
@@ -60,15 +82,20 @@ class ReplayServer:
 
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
-            request = await _read_request(reader)
-            if request is None:
-                return
-            self.requests += 1
-            await self._route(request, writer)
-        except (ConnectionError, asyncio.IncompleteReadError, asyncio.LimitOverrunError):
+            async with asyncio.timeout(READ_TIMEOUT):
+                request = await read_request(reader)
+            if request is not None:
+                self.requests += 1
+                await self._route(request, writer)
+        except BadRequest as exc:
+            await send_json(writer, exc.status, {"error": {"message": str(exc), "type": "invalid_request_error"}})
+            await linger(reader)
+        except (ConnectionError, TimeoutError, asyncio.IncompleteReadError):
             pass
-        except _BadRequest as exc:
-            await _send_json(writer, 400, {"error": {"message": str(exc), "type": "invalid_request_error"}})
+        except Exception as exc:  # (one turn that cannot be played: its client is told, and serving goes on)
+            with contextlib.suppress(ConnectionError, OSError):
+                message = f"serve could not play this turn ({type(exc).__name__}: {exc})"
+                await send_json(writer, 500, {"error": {"message": message[:300], "type": "server_error"}})
         finally:
             try:
                 writer.close()
@@ -76,128 +103,115 @@ class ReplayServer:
             except (ConnectionError, OSError):
                 pass
 
-    async def _route(self, request: _HTTPRequest, writer: asyncio.StreamWriter) -> None:
+    async def _route(self, request: HTTPRequest, writer: asyncio.StreamWriter) -> None:
         path = request.path.split("?", 1)[0].rstrip("/")
         if request.method == "GET" and path.endswith("/models"):
-            await _send_json(writer, 200, {"object": "list", "data": [_model(m) for m in self.models()]})
+            await send_json(writer, 200, {"object": "list", "data": [_model(m) for m in self.models()]})
         elif request.method == "POST" and path.endswith("/chat/completions"):
             try:
-                body = json.loads(request.body or b"null")
+                body = loads(request.body)
             except ValueError:
-                raise _BadRequest("the request body is not JSON") from None
+                raise BadRequest("the request body is not JSON") from None
+            if not isinstance(body, dict):
+                raise BadRequest("the request body is not a JSON object")
             interaction = self.matcher.match(body)
             if interaction is None:
-                await _send_json(writer, 404, {"error": {"message": "the recording holds no answers"}})
-            elif isinstance(body, dict) and body.get("stream") is False:
-                await self._send_whole(interaction, writer)
+                await send_json(writer, 404, {"error": {"message": "the recording holds no answers"}})
             else:
-                await self._send_recorded(interaction, writer)
+                await self._answer(interaction, body.get("stream") is True, writer)
         else:
-            await _send_json(writer, 404, {"error": {"message": f"no route for {request.method} {path}"}})
+            await send_json(writer, 404, {"error": {"message": f"no route for {request.method} {path}"}})
 
     def models(self) -> list[str]:
         seen: dict[str, None] = {}
-        for interaction in self.recording.interactions:
+        for interaction in chat_turns(self.recording.interactions):
             model = reply_of(interaction).model or (interaction.request.model if interaction.request else None)
             if model:
                 seen.setdefault(model, None)
         return list(seen) or ["recording"]
 
-    async def _send_recorded(self, interaction: Interaction, writer: asyncio.StreamWriter) -> None:
+    def _timeline(self, interaction: Interaction) -> tuple[Timeline, bool]:
+        """The turn's timeline, and whether its recorded bytes may be sent as they are (read once per turn)."""
+        if id(interaction) not in self._timelines:
+            line = timeline(interaction)
+            response = interaction.response
+            as_recorded = (
+                line.ending in (ANSWERED, ERROR, CUT)
+                and body_kind(response.content_type, response.body[:64]) == SSE
+                and reads_as_recorded(response.body, line.reply, error_sent=line.ending == ERROR)
+            )
+            self._timelines[id(interaction)] = (line, as_recorded)
+        return self._timelines[id(interaction)]
+
+    async def _answer(self, interaction: Interaction, stream: bool, writer: asyncio.StreamWriter) -> None:
+        line, as_recorded = self._timeline(interaction)
+        if line.ending == NO_ANSWER or line.ending == HTTP_ERROR or not stream:
+            await self._wait(line.end)
+        if line.ending == NO_ANSWER:
+            return  # (the connection closes without an answer, as it did)
+        if line.ending == HTTP_ERROR:
+            await self._send_http_error(interaction, line, writer)
+        elif not stream:
+            await self._send_whole(line, writer)
+        elif as_recorded:
+            await self._send_recorded(interaction, line, writer)
+        else:
+            await self._send_chunks(line, writer)
+
+    async def _wait(self, at: float) -> None:
+        if not self.instant and self.speed > 0 and at > 0:
+            await asyncio.sleep(at / self.speed)
+
+    async def _send_http_error(self, interaction: Interaction, line: Timeline, writer: asyncio.StreamWriter) -> None:
+        recorded = interaction.response
+        status = recorded.status or 500
+        assert line.error is not None
+        headers = {k.lower(): v[0] for k, v in recorded.headers.items() if v}
+        passed = {name.title(): headers[name] for name in ("retry-after", "x-request-id") if name in headers}
+        await send_json(writer, status, http_error_payload(recorded.body, line.error), passed)
+
+    async def _send_whole(self, line: Timeline, writer: asyncio.StreamWriter) -> None:
+        if line.error is None:
+            await send_json(writer, 200, completion(line.reply, _model_of(line), "chatcmpl-replay", int(time.time())))
+            return
+        recorded = line.error.status if line.ending == ERROR else None
+        status = recorded if recorded is not None and 400 <= recorded <= 599 else 502
+        await send_json(writer, status, error_payload(line.error, code=line.error.status), NOT_AGAIN)
+
+    async def _send_recorded(self, interaction: Interaction, line: Timeline, writer: asyncio.StreamWriter) -> None:
+        """The recorded OpenAI stream byte for byte, at its pace."""
         recorded = interaction.response
         headers = {k.lower(): v[0] for k, v in recorded.headers.items() if v}
-        content_type = headers.get("content-type", "text/event-stream")
-        status = recorded.status or 200
-        head = [f"HTTP/1.1 {status} {(reason_phrase(status) or 'Unknown')}", f"Content-Type: {content_type}"]
-        for name in ("retry-after", "x-request-id"):
-            if name in headers:
-                head.append(f"{name.title()}: {headers[name]}")
-        head += ["Transfer-Encoding: chunked", "Cache-Control: no-cache", "Connection: close", "", ""]
-        writer.write("\r\n".join(head).encode("latin-1"))
-        await writer.drain()
-        async for piece in paced(recorded, self.speed, self.instant):
-            writer.write(b"%x\r\n%s\r\n" % (len(piece), piece))
-            await writer.drain()
-        writer.write(b"0\r\n\r\n")
-        await writer.drain()
+        body = Chunked(writer)
+        await body.start(200, {"Content-Type": headers.get("content-type", "text/event-stream")})
+        async for piece in at_pace(schedule(recorded), self.speed, self.instant):
+            await body.send(piece)
+        await self._finish(body, line)
 
-    async def _send_whole(self, interaction: Interaction, writer: asyncio.StreamWriter) -> None:
-        reply = reply_of(interaction)
-        status = interaction.response.status or 200
-        if reply.error is not None or status >= 400:
-            message = reply.error.message if reply.error else "error"
-            await _send_json(writer, status if status >= 400 else 500, {"error": {"message": message}})
-            return
-        completion = {
-            "id": "chatcmpl-replay",
-            "object": "chat.completion",
-            "created": int(time.time()),
-            "model": reply.model or "recording",
-            "choices": [
-                {"index": 0, "message": reply.as_message(True), "finish_reason": reply.finish_reason or "stop"}
-            ],
-            "usage": _usage(reply.usage.as_dict()) if reply.usage else None,
-        }
-        await _send_json(writer, 200, completion)
+    async def _send_chunks(self, line: Timeline, writer: asyncio.StreamWriter) -> None:
+        """The recorded answer as `chat.completion.chunk` events, each batch at the time of its source."""
+        chunks = ChunkWriter(_model_of(line), "chatcmpl-replay", int(time.time()))
+        body = Chunked(writer)
+        await body.start(200, {"Content-Type": "text/event-stream"})
+        async for events in at_pace(line.steps, self.speed, self.instant):
+            await body.send(chunks.events(events))
+        await body.send(chunks.close())
+        if line.ending == ANSWERED:
+            await body.send(DONE)
+        elif line.ending == ERROR and line.error is not None:
+            await body.send(sse(error_payload(line.error, code=line.error.status)))
+        await self._finish(body, line)
+
+    async def _finish(self, body: Chunked, line: Timeline) -> None:
+        if line.ending == CUT:
+            body.cut()
+        else:
+            await body.end()
 
 
-class _BadRequest(Exception):
-    pass
+def _model_of(line: Timeline) -> str:
+    return line.reply.model or "recording"
 
 
 def _model(name: str) -> dict[str, Any]:
     return {"id": name, "object": "model", "created": 0, "owned_by": "chatterm-replay"}
-
-
-def _usage(usage: dict[str, Any]) -> dict[str, Any]:
-    reasoning = usage.pop("reasoning_tokens", None)
-    if reasoning is not None:
-        usage["completion_tokens_details"] = {"reasoning_tokens": reasoning}
-    return usage
-
-
-async def _read_request(reader: asyncio.StreamReader) -> _HTTPRequest | None:
-    try:
-        head = await reader.readuntil(b"\r\n\r\n")
-    except asyncio.IncompleteReadError:
-        return None
-    except asyncio.LimitOverrunError:
-        raise _BadRequest("request headers too large") from None
-    if len(head) > MAX_HEADER:
-        raise _BadRequest("request headers too large")
-    lines = head.decode("latin-1").split("\r\n")
-    parts = lines[0].split(" ")
-    if len(parts) != 3:
-        raise _BadRequest("malformed request line")
-    headers = {}
-    for line in lines[1:]:
-        if ":" in line:
-            name, _, value = line.partition(":")
-            headers[name.strip().lower()] = value.strip()
-    body = b""
-    if headers.get("transfer-encoding", "").lower() == "chunked":
-        chunks = bytearray()
-        while True:
-            size = int((await reader.readline()).split(b";")[0].strip() or b"0", 16)
-            if size == 0:
-                await reader.readline()
-                break
-            chunks += await reader.readexactly(size)
-            await reader.readline()
-            if len(chunks) > MAX_BODY:
-                raise _BadRequest("request body too large")
-        body = bytes(chunks)
-    elif headers.get("content-length"):
-        length = int(headers["content-length"])
-        if length > MAX_BODY:
-            raise _BadRequest("request body too large")
-        body = await reader.readexactly(length)
-    return _HTTPRequest(method=parts[0], path=parts[1], headers=headers, body=body)
-
-
-async def _send_json(writer: asyncio.StreamWriter, status: int, payload: Any) -> None:
-    data = json.dumps(payload).encode()
-    head = f"HTTP/1.1 {status} {(reason_phrase(status) or 'Unknown')}\r\nContent-Type: application/json\r\n"
-    head += f"Content-Length: {len(data)}\r\nConnection: close\r\n\r\n"
-    writer.write(head.encode("latin-1") + data)
-    await writer.drain()

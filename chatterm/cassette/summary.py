@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from chatterm.cassette.exchange import chat_turns, not_an_answer, other_call
 from chatterm.cassette.model import Interaction, Recording
 from chatterm.conversation.reply import Reply
 from chatterm.decode.body import BodyDecoder, body_kind
@@ -34,6 +35,10 @@ def reply_of(interaction: Interaction, think_tags: bool = True) -> Reply:
     if interaction.note and reply.error is None and not reply.content and not reply.reasoning:
         reply.add(StreamError(status=None, message=interaction.note, kind="unsupported"))
     verdict = decoder.verdict() if decoder is not None and reply.error is None else None
+    if verdict is not None and verdict.kind in ("empty", "unreadable"):
+        what = not_an_answer(response)
+        if what is not None:
+            verdict = StreamError(status=None, message=f"the response is {what}, not a chat answer", kind="unsupported")
     if verdict is not None:
         reply.add(verdict)  # (after the recorded error: what the live client knew when it ended is more precise)
     if reply.model is None and interaction.request is not None:
@@ -49,11 +54,11 @@ def request_summary(interaction: Interaction) -> dict[str, Any] | None:
 
 
 def turns(interactions: list[Interaction]) -> list[list[Interaction]]:
-    """The exchanges grouped into the turns a user saw: the attempts a retry superseded (marked `RETRIED`), then
-    the attempt that answered."""
+    """The chat exchanges grouped into the turns a user saw: the attempts a retry superseded (marked `RETRIED`), then
+    the attempt that answered. Other calls recorded beside the chat are no turn (`exchange.other_call`)."""
     grouped: list[list[Interaction]] = []
     attempts: list[Interaction] = []
-    for interaction in interactions:
+    for interaction in chat_turns(interactions):
         attempts.append(interaction)
         if interaction.meta.get(RETRIED) is not True:
             grouped.append(attempts)
@@ -66,6 +71,16 @@ def turns(interactions: list[Interaction]) -> list[list[Interaction]]:
 def answers(recording: Recording) -> Recording:
     """The recording with only the attempt that answered each turn (what a replay plays)."""
     return Recording(format=recording.format, interactions=[turn[-1] for turn in turns(recording.interactions)])
+
+
+def skipped(recording: Recording) -> list[str]:
+    """The calls recorded beside the chat, each as `METHOD URL: what it is`."""
+    out = []
+    for interaction in recording.interactions:
+        what = other_call(interaction)
+        if what is not None and interaction.request is not None:
+            out.append(f"{interaction.request.method} {interaction.request.url}: {what}")
+    return out
 
 
 def summarize(recording: Recording, think_tags: bool = True) -> dict[str, Any]:

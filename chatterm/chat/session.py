@@ -17,7 +17,7 @@ from chatterm.cassette.model import Interaction, Recording
 from chatterm.cassette.replay import ReplayTransport
 from chatterm.cassette.secrets import known
 from chatterm.cassette.store import SessionSaver, new_session_path
-from chatterm.cassette.summary import reply_of
+from chatterm.cassette.summary import answers, reply_of
 from chatterm.conversation.history import Conversation, message_text
 from chatterm.conversation.reply import Reply
 from chatterm.events import Event, StreamError
@@ -118,9 +118,10 @@ class ChatSession:
 
     def load_history(self, recording: Recording) -> None:
         """Continue from a replayed recording: its turns become this session's history (and file)."""
-        if not recording.interactions:
+        answered = answers(recording).interactions  # (the last turn, not a call recorded beside the chat)
+        if not answered:
             return
-        last = recording.interactions[-1]
+        last = answered[-1]
         request = last.request.json() if last.request else None
         messages = request.get("messages") if isinstance(request, dict) else None
         if isinstance(messages, list):

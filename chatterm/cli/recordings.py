@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from chatterm.cassette.load import load_recording
-from chatterm.cassette.summary import summarize
+from chatterm.cassette.summary import skipped, summarize
 from chatterm.cassette.write import render
 from chatterm.cli import output
 from chatterm.cli.errors import EXIT_OK, UsageError
@@ -22,12 +22,14 @@ from chatterm.private_files import write_private
 
 
 def run_show(args: argparse.Namespace) -> int:
-    summary = summarize(load_recording(args.path))
+    recording = load_recording(args.path)
+    summary = summarize(recording)
     if args.json:
         sys.stdout.write(output.json_text(summary, sys.stdout) + "\n")
         return EXIT_OK
     count = len(summary["turns"])
     out = [f"# {args.path} ({summary['format']}, {count} turn{'' if count == 1 else 's'})"]
+    out += [f"[skipped] {call}" for call in skipped(recording)]
     earlier: list[Any] = []
     for number, turn in enumerate(summary["turns"], start=1):
         request, response = turn["request"], turn["response"]

@@ -8,12 +8,14 @@ wrapped in a list), OpenRouter's `metadata.raw` with the upstream provider's wor
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from chatterm.decode.safejson import loads
 from chatterm.events import StreamError
 
 _MAX_WORDS = 500
+_PREFIX = re.compile(r"^(?:HTTP \d+|error(?: \d+)? in stream): ")
 
 
 def _clip(text: str) -> str:
@@ -106,3 +108,9 @@ def stream_error(payload: Any) -> StreamError:
     prefix = f"error {code} in stream" if code else "error in stream"
     kind = "overloaded" if is_overloaded(payload) else "stream"
     return StreamError(status=code, message=f"{prefix}: {words}", kind=kind)
+
+
+def words_of(error: StreamError) -> str:
+    """The provider's own words in an error made by `http_error` or `stream_error` (without the status they add),
+    for passing the error on in another API's shape; any other error's message as it is."""
+    return _PREFIX.sub("", error.message, count=1) if error.kind in ("http", "stream", "overloaded") else error.message
