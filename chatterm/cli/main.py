@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from chatterm.cli import output
 from chatterm.cli.errors import EXIT_OK, EXIT_USAGE, UsageError
-from chatterm.cli.parser import TAKE_ENDPOINT_OPTIONS, build_parser, endpoint_options_given
+from chatterm.cli.parser import build_parser, endpoint_options
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -28,10 +28,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _dispatch(args: argparse.Namespace) -> int:
-    given = endpoint_options_given(args)
-    if given and args.command not in TAKE_ENDPOINT_OPTIONS:
-        command = f"chatterm {args.command}"
-        raise UsageError(f"{given[0]} does not apply to '{command}': it chooses who answers the app, ask or replay")
+    endpoint_options(args)
     if args.command in (None, "replay"):
         # Start-up builds a lot and frees little, so the collections it triggers find nothing to free and only delay
         # the first frame. The app turns collection back on, tuned, once it is up (chatterm.ui.memory).

@@ -7,6 +7,7 @@ import math
 from typing import Any, NoReturn
 
 from chatterm import __version__
+from chatterm.cli.errors import UsageError
 from chatterm.cli.output import line
 
 
@@ -46,36 +47,74 @@ ENDPOINT_OPTIONS = {
     "allow_link_local": "--allow-link-local",
 }
 """The options that choose what answers (attribute: flag). They may come before or after the subcommand; the
-commands that do not talk to a model refuse them (`endpoint_options_given`)."""
+commands that do not talk to a model refuse them (`endpoint_options`)."""
 TAKE_ENDPOINT_OPTIONS = (None, "ask", "replay")
 """The commands that talk to a model (None: the app)."""
 
 
 def _endpoint_options(parser: argparse.ArgumentParser, after: bool = False) -> None:
-    """The endpoint options; `after` (a subcommand's) sets a value only when given, so that one given before the
-    subcommand stands."""
+    """The endpoint options: before the subcommand (`after` False) they are kept apart (`top_*`), after it (a
+    subcommand that takes them) they set a value only when given; `endpoint_options` puts the two together."""
     unset: Any = argparse.SUPPRESS if after else None
-    parser.add_argument("--profile", "-P", metavar="NAME", help="the provider profile to use", default=unset)
-    parser.add_argument("--model", "-m", metavar="M", help="the model to ask (default: the profile's)", default=unset)
+
+    def dest(name: str) -> str:
+        return name if after else f"top_{name}"
+
     parser.add_argument(
-        "--base-url", metavar="URL", help="an ad-hoc OpenAI-compatible endpoint, no profile needed", default=unset
+        "--profile", "-P", metavar="NAME", help="the provider profile to use", default=unset, dest=dest("profile")
     )
     parser.add_argument(
-        "--api-key-env", metavar="VAR", help="with --base-url: the environment variable holding the key", default=unset
+        "--model", "-m", metavar="M", help="the model to ask (default: the profile's)", default=unset, dest=dest(
+            "model"
+        ),
     )
     parser.add_argument(
-        "--read-timeout", type=_positive, metavar="S", help="seconds without data before giving up", default=unset
+        "--base-url",
+        metavar="URL",
+        help="an ad-hoc OpenAI-compatible endpoint, no profile needed",
+        default=unset,
+        dest=dest("base_url"),
+    )
+    parser.add_argument(
+        "--api-key-env",
+        metavar="VAR",
+        help="with --base-url: the environment variable holding the key",
+        default=unset,
+        dest=dest("api_key_env"),
+    )
+    parser.add_argument(
+        "--read-timeout",
+        type=_positive,
+        metavar="S",
+        help="seconds without data before giving up",
+        default=unset,
+        dest=dest("read_timeout"),
     )
     parser.add_argument(
         "--allow-link-local",
         action="store_true",
         help="with --base-url: allow a link-local address (169.254.0.0/16, fe80::/10), where cloud metadata answers",
         default=argparse.SUPPRESS if after else False,
+        dest=dest("allow_link_local"),
     )
 
 
+def endpoint_options(args: argparse.Namespace) -> None:
+    """Put the endpoint options given before the subcommand together with those after it (which win), for the
+    commands that talk to a model; refuse them, in one line, for the others."""
+    given = [flag for name, flag in ENDPOINT_OPTIONS.items() if getattr(args, f"top_{name}") not in (None, False)]
+    if args.command not in TAKE_ENDPOINT_OPTIONS:
+        if given:
+            command = f"chatterm {args.command}"
+            raise UsageError(f"{given[0]} does not apply to '{command}': it chooses who answers the app, ask or replay")
+        return
+    for name in ENDPOINT_OPTIONS:
+        if not hasattr(args, name):
+            setattr(args, name, getattr(args, f"top_{name}"))
+
+
 def endpoint_options_given(args: argparse.Namespace) -> list[str]:
-    """The endpoint options given on the command line (as flags), wherever they were."""
+    """The endpoint options in use (as flags), for a command that takes them (after `endpoint_options`)."""
     return [flag for name, flag in ENDPOINT_OPTIONS.items() if getattr(args, name, None) not in (None, False)]
 
 
