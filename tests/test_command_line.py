@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -55,3 +56,28 @@ def test_show_prints_each_message_once_and_counts_turns_in_words() -> None:
     assert "(govcr, 2 turns)" in two.stdout and "[tool] 40 C" in two.stdout
     one = run_chatterm("show", str(SEEDS / "groq_llama33_stream.sse"))
     assert "(sse, 1 turn)" in one.stdout
+
+
+def test_usage_errors_are_one_line() -> None:
+    """argparse printed its whole usage block before the error; the README promises one line."""
+    for args in (["ask", "--read-timeout", "abc", "hi"], ["serve", "x", "--port", "99999"], ["nosuchcommand"]):
+        result = run_chatterm(*args)
+        assert result.code == 2
+        assert_one_line_error(result)
+        assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+
+
+def test_profiles_show_demo_and_list_lines_up() -> None:
+    """`profiles show demo` said there is no profile named 'demo' while listing it among the known ones."""
+    shown = run_chatterm("profiles", "show", "demo")
+    assert shown.code == 0 and "profile demo (built in)" in shown.stdout
+    listed = run_chatterm("profiles", "list").stdout.splitlines()
+    columns = {line.index(" no key (") for line in listed if " no key (" in line}
+    assert len(columns) == 1, "the key column starts at the same place on every line"
+
+
+def test_counts_say_turn_or_turns(tmp_path: Path) -> None:
+    from tests.conftest import SEEDS
+
+    converted = run_chatterm("convert", str(SEEDS / "groq_llama33_stream.sse"), str(tmp_path / "one.yaml"))
+    assert "(vcr, 1 turn)" in converted.stderr

@@ -142,7 +142,7 @@ def test_convert_and_serve_say_what_they_do_harmlessly(tmp_path: Path) -> None:
     target = tmp_path / "out\x1b[2J.yaml"
     converted = run_chatterm("convert", str(capture), str(target))
     assert converted.code == 0 and target.exists()
-    assert_shown_harmlessly(converted, "wrote ", "out␛[2J.yaml (vcr, 1 turns)")
+    assert_shown_harmlessly(converted, "wrote ", "out␛[2J.yaml (vcr, 1 turn)")
     served = run_chatterm("serve", str(capture), "--host", "no\x1b[2J", "--allow-remote")
     assert served.code == 2
     assert_one_line_error(served)

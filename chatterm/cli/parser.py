@@ -17,6 +17,10 @@ class _Parser(argparse.ArgumentParser):
     def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
         super().exit(status, line(message.rstrip("\n")) + "\n" if message else None)
 
+    def error(self, message: str) -> NoReturn:
+        """Bad usage: one line, as every chatterm error (argparse would print the whole usage first)."""
+        self.exit(2, f"chatterm: {message} (see '{self.prog} --help')\n")
+
 
 def _positive(text: str) -> float:
     try:

@@ -99,11 +99,16 @@ def run_profiles(args: argparse.Namespace) -> int:
     action = args.action or "list"
     if action == "list":
         current = default_profile(settings)
-        output.say(f"{'':2}{'name':<12} {'model':<42} key")
-        output.say(f"{'*' if current == DEMO else ' ':2}{DEMO:<12} {'recorded answers (offline)':<42} none needed")
-        for name, profile in sorted(settings.profiles.items()):
-            mark = "*" if name == current else " "
-            output.say(f"{mark:2}{name:<12} {profile.model:<42} {_key_status(name, profile)}")
+        rows = [(DEMO, "recorded answers (offline)", "none needed")]
+        rows += [(name, p.model, _key_status(name, p)) for name, p in sorted(settings.profiles.items())]
+        names, models = max(len(row[0]) for row in rows), max(len(row[1]) for row in rows)
+        output.say(f"{'':2}{'name':<{names}}  {'model':<{models}}  key")
+        for name, model, key in rows:
+            output.say(f"{'*' if name == current else ' ':2}{name:<{names}}  {model:<{models}}  {key}")
+        return EXIT_OK
+    if action == "show" and args.name == DEMO:
+        output.say(f"profile {DEMO} (built in): answers replayed from recordings shipped with chatterm, offline")
+        output.say("  key: none needed")
         return EXIT_OK
     if action == "show":
         profile = _profile(settings, args.name)

@@ -27,8 +27,7 @@ def run_show(args: argparse.Namespace) -> int:
     if args.json:
         sys.stdout.write(output.json_text(summary, sys.stdout) + "\n")
         return EXIT_OK
-    count = len(summary["turns"])
-    out = [f"# {args.path} ({summary['format']}, {count} turn{'' if count == 1 else 's'})"]
+    out = [f"# {args.path} ({summary['format']}, {counted(len(summary['turns']), 'turn')})"]
     out += [f"[skipped] {call}" for call in skipped(recording)]
     earlier: list[Any] = []
     for number, turn in enumerate(summary["turns"], start=1):
@@ -58,6 +57,11 @@ def run_show(args: argparse.Namespace) -> int:
             out.append(f"[error] {response['error']['message']}")
     sys.stdout.write(output.shown("\n".join(out) + "\n", output.is_terminal(sys.stdout)))
     return EXIT_OK
+
+
+def counted(number: int, thing: str) -> str:
+    """`1 turn`, `2 turns`."""
+    return f"{number} {thing}{'' if number == 1 else 's'}"
 
 
 def new_messages(messages: list[Any], earlier: list[Any]) -> list[Any]:
@@ -108,7 +112,7 @@ def run_convert(args: argparse.Namespace) -> int:
         write_private(Path(args.target), render(recording, fmt))
     except OSError as exc:
         raise UsageError(f"{args.target}: cannot be written ({exc.strerror or exc})") from None
-    output.say(f"wrote {args.target} ({fmt}, {len(recording.interactions)} turns)", stderr=True)
+    output.say(f"wrote {args.target} ({fmt}, {counted(len(recording.interactions), 'turn')})", stderr=True)
     return EXIT_OK
 
 
@@ -132,7 +136,8 @@ def run_serve(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise UsageError(f"cannot listen on {args.host}:{args.port} ({exc.strerror or exc})") from None
         output.say(base_url, flush=True)
-        output.say(f"serving {len(recording.interactions)} recorded turns; Ctrl+C stops", stderr=True, flush=True)
+        served = counted(len(recording.interactions), "recorded turn")
+        output.say(f"serving {served}; Ctrl+C stops", stderr=True, flush=True)
         await server.serve_forever()
 
     with contextlib.suppress(KeyboardInterrupt):
