@@ -128,6 +128,37 @@ async def test_reference_links_resolve_wherever_their_definitions_are() -> None:
     await run(check)
 
 
+FOUND = {
+    "a list item's indented paragraph": ["- a\n\n", "  b"],
+    "indented code with a blank line": ["    a\n\n", "    b\n\nafter"],
+    "an HTML comment with a blank line": ["<!--\na\n\n", "b\n-->\n\nafter"],
+    "a table after a paragraph": ["word\n\n| a |\n|---|"],
+    "an HTML block, drawn as nothing but a blank line": ["para\n\n<div>\n\n", "para\n\n<div>"],
+    "a rule, which draws its own blank line": ["---\n\n", "<div>\n\nafter\n\n---"],
+    "a quote whose last block is a rule": ["para\n\n> ---\n\n", "after"],
+    "an image in the last item of a list": ["- a\n- b ", "![i](x) c\n- d"],
+    "an image before a list": ["![i](x)\n\n- a\n- b"],
+    "markdown-it fails on this text without a line end": ["> - <!--\n>", "  -->"],
+    "a closing kbd tag with no opening one": ["a </kbd> b\n\nc"],
+    "an opening kbd tag never closed": ["## a <kbd>x\n\nb\n\n- c"],
+    "lines ended by CR alone": ["a\r\rb\r\r", "- c\r  d"],
+    "white space that is not blank to Markdown": ["a\n\u3000\nb\n\u00a0\n\nc"],
+    "an ordered list gaining a digit": ["8. a\n9. b\n\n", "10. c\n\n11. d"],
+}
+
+
+@pytest.mark.parametrize("name", FOUND)
+async def test_found_cases_draw_as_one_render(name: str) -> None:
+    """Cases the generated documents found, kept: in their pieces and a character at a time, at every width."""
+
+    def check(view: MarkdownView) -> None:
+        for width in WIDTHS:
+            feed(view, width, FOUND[name], then=WIDTHS[0] + WIDTHS[-1] - width, at=0)
+            feed(view, width, list("".join(FOUND[name])))
+
+    await run(check)
+
+
 @pytest.mark.timeout(0 if PROFILE == "soak" else 120)
 async def test_streamed_markdown_draws_as_one_render() -> None:
     def check(view: MarkdownView) -> None:

@@ -85,19 +85,24 @@ async def test_streamed_lines_match_one_plain_render() -> None:
 
 async def test_finished_blocks_freeze_while_a_list_stays_open() -> None:
     """Blocks that nothing after them can continue are frozen at once, several per append included, in one piece
-    (else the open chunk, re-rendered at every block, grows with the answer); a list with an indented continuation
-    stays open."""
+    (else the tail, re-rendered at every append, grows with the answer); a list stays in the tail while the next line
+    may continue it (indented, or another item), and is frozen as soon as a line shows it cannot."""
     app = Host()
     async with app.run_test(size=(80, 40)) as pilot:
         view = app.query_one("#pieces", MarkdownView)
         view.append("- item\n\n## One\n\n paragraph one\n\n## Two\n\n paragraph two\n\n")
         view.append("last")
         await pilot.pause()
-        assert view._frozen == ["- item\n\n## One\n\n paragraph one\n\n## Two\n\n", " paragraph two\n\n"]
+        assert view._frozen == ["- item\n\n## One\n\n paragraph one\n\n## Two\n\n paragraph two\n\n"]
+        assert view._tail == "last"
         view.update("")
         view.append("1. first\n\n   more of the first\n\n2. second\n\n")
         view.append("   more of the second")
-        assert view._frozen == [] and view._open == "1. first\n\n   more of the first\n\n2. second\n\n"
+        assert view._frozen == [] and view._tail == view.source
+        view.append("\n\n")
+        assert view._frozen == [], "(an indented line or another item may still come)"
+        view.append("T")
+        assert view._frozen == [view.source[:-1]] and view._tail == "T"
 
 
 async def test_grows_with_room_ahead_and_fits_when_done() -> None:
