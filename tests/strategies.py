@@ -196,14 +196,16 @@ def indent(text: str, by: str, first: str) -> str:
 
 @st.composite
 def list_block(draw: st.DrawFn, inner: st.SearchStrategy[str]) -> str:
-    """A list: bullets or numbers (some about to gain a digit), items holding blocks (continued after a blank
-    line, nested lists, code), task items, tight or loose."""
+    """A list: bullets or numbers (some about to gain a digit; counted on, all the same, or any), items holding
+    blocks (continued after a blank line, nested lists, code), task items, tight or loose."""
     ordered = draw(st.booleans())
     start = draw(st.sampled_from([1, 1, 8, 9, 98, 99, 0]))
     bullet = draw(st.sampled_from("-*+"))
     delimiter = draw(st.sampled_from(".)"))
+    numbering = draw(st.sampled_from(["counted", "counted", "all the same", "any"]))
     items = []
-    for number in range(start, start + draw(st.integers(1, 4))):
+    for index in range(draw(st.integers(1, 4))):
+        number = {"counted": start + index, "all the same": start}.get(numbering) or draw(st.sampled_from([2, 9, 10]))
         marker = f"{number}{delimiter} " if ordered else f"{bullet} "
         marker += draw(st.sampled_from(["", "", "", "[ ] ", "[x] "]))
         contents = draw(st.lists(inner, min_size=1, max_size=2))

@@ -18,11 +18,12 @@ from textual.app import App, ComposeResult
 from textual.strip import Strip
 
 from chatterm.ui.markdown.blocks import markdown, without_blank_end
+from chatterm.ui.markdown.cuts import settled
 from chatterm.ui.markdown.view import MarkdownView
 from tests.strategies import documents, streamed
 
 settings.register_profile(
-    "ci", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+    "ci", max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
 )
 settings.register_profile(
     "soak", max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
@@ -69,14 +70,16 @@ def difference(view: MarkdownView) -> str:
 
 
 def feed(view: MarkdownView, width: int, pieces: list[str], then: int | None = None, at: int = -1) -> None:
-    """Stream `pieces` into a fresh view at `width`, comparing after each; if `then`, change to that width after
-    piece `at` (after the last by default) and compare again."""
+    """Stream `pieces` into a fresh view at `width`, comparing after each (and checking that what can be frozen is:
+    the tail is what is drawn again at every append); if `then`, change to that width after piece `at` (after the
+    last by default) and compare again."""
     view.update("")
     view._set_width(width)
     assert not view.lines
     for index, piece in enumerate(pieces):
         view.append(piece)
         assert not (problem := difference(view)), problem
+        assert not settled(view._tail)[0], f"blocks that could be frozen stay in the tail: {view._tail!r}"
         if then is not None and index == at % len(pieces):
             view._set_width(then)
             assert not (problem := difference(view)), problem

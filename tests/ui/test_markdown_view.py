@@ -291,7 +291,7 @@ async def test_a_list_renders_its_last_item_alone_exactly_as_the_whole_tail() ->
             for piece, at in pieces(text, rng, 30):
                 for view in (ours, whole):
                     view.append(piece)
-                split += ours._split[1] is not None
+                split += ours._items.kept is not None
                 assert drawn(ours) == drawn(whole), f"case {case} at {at}: {text[:at]!r}"
         assert split > 500, "the last item was rendered alone often"
 
@@ -313,9 +313,9 @@ class Freezing(MarkdownView):
         finally:
             self.freezing = False
 
-    def _render_block(self, block: str, start: int, offset: int | None = None) -> list[Strip]:
+    def _render_block(self, block: str, start: int) -> list[Strip]:
         self.rendered = []
-        lines = super()._render_block(block, start, offset)
+        lines = super()._render_block(block, start)
         self.kept += self.freezing and block not in self.rendered  # (its last item alone was rendered)
         return lines
 

@@ -156,12 +156,19 @@ def last_item(text: str) -> int:
     return offset
 
 
-def starts_item(text: str, line: int) -> bool:
-    """Whether an item of a list that is not inside another block starts at `line` of `text`."""
-    return any(
-        token.type == "list_item_open" and token.level == 1 and token.map and token.map[0] == line
-        for token in block_parser().parse(ended(text))
-    )
+def widens_numbers(item: str) -> bool:
+    """Whether an ordered list gets wider numbers with `item` (Rich pads every number to that of the item after the
+    last: 9 items starting at 1 are as wide as 10)."""
+    marker = ITEM_START.match(item)
+    if marker is None or not marker.group(1)[0].isdigit():
+        return False
+    number = int(marker.group(1)[:-1])
+    return len(str(number + 1)) != len(str(number))
+
+
+def item_starts(tokens: list[Token]) -> list[int]:
+    """The lines where the items of lists that are not inside other blocks start, in the text of these tokens."""
+    return [token.map[0] for token in tokens if token.type == "list_item_open" and token.level == 1 and token.map]
 
 
 def same_drawing(lines: list[Strip], others: list[Strip]) -> bool:

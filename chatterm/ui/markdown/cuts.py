@@ -29,7 +29,7 @@ BLANK = re.compile(r"[ \t]*(?:\r\n?|\n)")
 OPENER = re.compile(r" {0,3}(`{3,}(?=[^`\r\n]*(?:\r\n?|\n|$))|~{3,})")
 """A line that opens a code fence (a backtick fence's info string has no backtick)."""
 CLOSER = re.compile(r" {0,3}(`{3,}|~{3,})[ \t]*(?:\r\n?|\n|$)")
-ENDS_ITS_BLOCK = re.compile(r" {0,3}(?:#{1,6}(?:[ \t]|\r|\n|$)|`{3,}|~{3,}|[-*_=])")
+ENDS_ITS_BLOCK = re.compile(r" {0,3}(?:#{1,6}(?:[ \t]|\r|\n|$)|(?:`{3,}|~{3,}|[-*_=][-*_= \t]*)[ \t]*(?:\r\n?|\n|$))")
 """A line that may end its block by itself (an ATX heading, a fence's close, a thematic break, a setext
 underline): only after such lines, or blank ones, is there a cut to look for."""
 UNDECIDED = " \t-*+0123456789"
@@ -66,6 +66,11 @@ def lines_before(text: str, offset: int) -> int:
     return len(lines(text[:offset]))
 
 
+def line_offset(text: str, line: int) -> int:
+    """Where line `line` of `text` (counted from 0) starts."""
+    return sum(len(each) for each in lines(text)[:line])
+
+
 def blank_cut(text: str) -> int:
     """Where the text after the last complete blank line of `text` starts (0: none): where plain text is cut."""
     at = cut = 0
@@ -93,30 +98,67 @@ def fenced_lines(text: str) -> Iterator[tuple[str, bool]]:
             yield line, False
 
 
-def settled(text: str) -> int:
+def may_settle(text: str, start: int) -> bool:
+    """Whether text appended at `start` of `text` may make a cut (`settled`): it completes a blank line or a line
+    that may end its block, or completes the line after a blank one or writes a first character of it that shows
+    a list or indented code does not go on. Other appends cannot, and are not worth parsing the text for."""
+    line_start = max(text.rfind("\n", 0, start), text.rfind("\r", 0, start)) + 1
+    if line_start < start and "\n" not in text[start:] and "\r" not in text[start:]:
+        return False  # (more of a line already started)
+    before = text[: line_start - (2 if text.endswith("\r\n", 0, line_start) else 1)] if line_start else ""
+    blank_before = not before[max(before.rfind("\n"), before.rfind("\r")) + 1 :].strip(" \t")
+    at = line_start
+    for line in lines(text[line_start:]):
+        complete = line[-1] in "\r\n"
+        if complete and at + len(line) > start and (BLANK.fullmatch(line) or ENDS_ITS_BLOCK.match(line)):
+            return True
+        decided = at >= start and line[0] not in UNDECIDED  # (the first character shows the line starts a block)
+        if blank_before and line.strip(" \t\r\n") and (decided or (complete and at + len(line) > start)):
+            return True
+        blank_before, at = complete and not line.strip(" \t\r\n"), at + len(line)
+    return False
+
+
+def settled(text: str, floor: int = 0) -> tuple[int, int]:
     """How far from its start `text` is whole top-level blocks that nothing written after `text` can change (0:
-    no such cut yet). The cut falls at the start of a line."""
-    found = lines(text)
+    no such cut yet; a cut falls at the start of a line), and the line to look from next time.
+
+    Only the text from `floor` on is looked at: a line no cut can ever come before. With no cut, the next such line
+    is the start of the last top-level block, or of the last item of a list, once that line is complete: the blocks
+    before it are not final (else they would be cut), and that does not change, since no later text undoes a block
+    spanning a line, and whether the blocks before a block are final is decided by lines up to its first. The text
+    from there parses as it does in the whole: a list's item is the first of a list of its kind."""
+    found = lines(text[floor:])
     candidates = [
         index + 1
         for index, line in enumerate(found)
         if line[-1] in "\r\n" and (BLANK.fullmatch(line) or ENDS_ITS_BLOCK.match(line))
     ]
     if not candidates:
-        return 0
-    blocks = [
-        (token.map[0], token.map[1], token.type)
-        for token in block_parser().parse(ended(text))
-        if token.level == 0 and token.nesting >= 0 and token.map
-    ]
+        return 0, floor
+    blocks = top_blocks(text[floor:])
     for cut in reversed(candidates):
         if _closed_at(cut, blocks, found):
-            return sum(len(line) for line in found[:cut])
-    return 0
+            return floor + sum(len(line) for line in found[:cut]), 0
+    complete = [start for start, _, _ in blocks if start < len(found) and found[start][-1] in "\r\n"]
+    return 0, floor + sum(len(line) for line in found[: max(complete, default=0)])
+
+
+def top_blocks(text: str) -> list[tuple[int, int, str]]:
+    """The top-level blocks of `text`, and the items of a top-level list (kind "item"): the lines they start and
+    end at, and their kinds (markdown-it's opening token types)."""
+    blocks = []
+    for token in block_parser().parse(ended(text)):
+        if token.map and token.nesting >= 0 and token.level == 0:
+            blocks.append((token.map[0], token.map[1], token.type))
+        elif token.map and token.type == "list_item_open" and token.level == 1:
+            blocks.append((token.map[0], token.map[1], "item"))
+    return blocks
 
 
 def _closed_at(cut: int, blocks: list[tuple[int, int, str]], found: list[str]) -> bool:
     """Whether the blocks before line `cut` are all there will be before it, whatever is written next."""
+    blocks = [block for block in blocks if block[2] != "item"]
     if any(start < cut < end for start, end, _ in blocks):
         return False
     before = [block for block in blocks if block[1] <= cut]

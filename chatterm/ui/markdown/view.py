@@ -48,14 +48,12 @@ from chatterm.ui.markdown.blocks import (
     follow_blocks,
     is_blank,
     is_markdown,
-    last_item,
     markdown,
-    same_drawing,
-    starts_item,
     uses_labels,
     without_blank_end,
 )
-from chatterm.ui.markdown.cuts import blank_cut, lines_before, settled
+from chatterm.ui.markdown.cuts import blank_cut, may_settle, settled
+from chatterm.ui.markdown.items import LastItem
 from chatterm.ui.render.widgets import relayout
 
 if TYPE_CHECKING:
@@ -95,6 +93,8 @@ class MarkdownView(Widget):
         self._references: References = {}
         """The link definitions of the whole text, which every chunk is drawn with."""
         self._tail = ""
+        self._floor = 0
+        """A line of the tail no cut can come before (`cuts.settled`)."""
         self._width = 0
         self._parts: list[list[Strip]] = []
         """The frozen chunks' lines (at the current width), each as its `_render_text` drew it."""
@@ -111,10 +111,8 @@ class MarkdownView(Widget):
         self._rest: list[Strip] = []
         """The lines after the frozen ones shown: the tail's."""
         self._tail_start = 0
-        self._split: tuple[tuple[int, int], tuple[Drawn, int] | None] = ((-1, -1), None)
-        """Where the last list item of the tail starts (where the tail starts in the source, the offset in the
-        tail), and if the tail is drawn as the lines before it and its own: the lines before it and how many
-        of the item's first lines to leave out (`_render_tail`)."""
+        self._items = LastItem(lambda text: cast("Markdown", self.renderable(text)), self._draw_markdown)
+        """The last item of a list at the end of the tail, drawn alone after the lines of the items before it."""
         self._blank = Strip.blank(0)
         self._markdown: bool | None = None
         """Whether the text is drawn as Markdown (None: not known before the first render; `_draws_markdown`)."""
@@ -138,7 +136,7 @@ class MarkdownView(Widget):
 
     def update(self, source: str) -> None:
         """Replace the whole text."""
-        self._source, self._frozen, self._tail = "", [], ""
+        self._source, self._frozen, self._tail, self._floor = "", [], "", 0
         self._frozen_definitions, self._references = {}, {}
         self._forget_lines()
         self._room = 0
@@ -156,7 +154,7 @@ class MarkdownView(Widget):
             self._tell_appended()
             return
         tail_start = self._tail_start
-        if not before or before[-1] in "\r\n" or "\n" in text or "\r" in text:  # (a cut comes with a new line)
+        if not self._draws_markdown() or may_settle(self._tail, len(before)):
             self._settle()
         redrawn = self._update_references()
         self._tail_strips = None
@@ -204,14 +202,17 @@ class MarkdownView(Widget):
     def _settle(self) -> None:
         """Freeze the start of the tail that no text written after it can change (what one append settles is
         frozen in one piece)."""
-        cut = settled(self._tail) if self._draws_markdown() else blank_cut(self._tail)
+        if not self._draws_markdown():
+            cut = blank_cut(self._tail)
+        else:
+            cut, self._floor = settled(self._tail, self._floor)
         if cut:
             self._freeze(cut)
 
     def _freeze(self, end: int) -> None:
         """The tail up to `end` is final: render it once and add it to the frozen lines."""
         start = len(self._source) - len(self._tail)
-        chunk, self._tail = self._tail[:end], self._tail[end:]
+        chunk, self._tail, self._floor = self._tail[:end], self._tail[end:], 0
         if not chunk.strip(" \t\r\n" if self._draws_markdown() else None):
             return
         self._frozen.append(chunk)
@@ -245,7 +246,7 @@ class MarkdownView(Widget):
         self._references = references
         if not changed:
             return self.line_count
-        self._split = ((-1, -1), None)  # (the lines kept for a list may hold links)
+        self._items.forget()  # (the lines kept for a list may hold links)
         if self._frozen_count != len(self._frozen):  # (all drawn anew: `_assemble`)
             return 0
         first = self.line_count
@@ -276,11 +277,13 @@ class MarkdownView(Widget):
             return self._strips(without_blank_end(self._render_lines(text.strip("\n")))) if text.strip() else []
         if not text.strip(" \t\r\n"):
             return Drawn([], [], after)
-        renderable = cast("Markdown", self.renderable(text.strip("\n")))
-        after_it = after_blocks(renderable.parsed, after)
+        return self._draw_markdown(cast("Markdown", self.renderable(text)), after)
+
+    def _draw_markdown(self, markdown: Markdown, after: bool) -> Drawn:
+        after_it = after_blocks(markdown.parsed, after)
         if after:
-            follow_blocks(renderable)
-        lines = self._render_renderable(renderable)
+            follow_blocks(markdown)
+        lines = self._render_renderable(markdown)
         return Drawn(self._strips(lines), [is_blank(line) for line in lines], after_it)
 
     def _render_lines(self, text: str) -> list[list[Segment]]:
@@ -296,45 +299,18 @@ class MarkdownView(Widget):
         return [Strip(Segment.apply_style(line, style), width) for line in lines]
 
     def _render_tail(self) -> list[Strip]:
-        """The tail's lines. In a list, only the item being written is rendered again: text after the start of an
-        item cannot change the blocks before it, and Rich draws each item of a list from its own text alone, so the
-        lines before the item's are kept. That the item alone is drawn as in the whole tail (Rich has quirks: a
-        blank line before a list, numbers padded to the widest, an item that is not one) is checked once, when the
-        item starts; if it is not, the tail is rendered whole. An image is drawn before the list it is in, not in
-        its item: a tail with one in its last item is rendered whole."""
+        """The tail's lines; in a list, only its last item is drawn again (`items.LastItem`)."""
         tail = self._tail
-        start = len(self._source) - len(tail)
-        offset = last_item(tail) if self._draws_markdown() else 0
-        if offset and "![" in tail[offset:]:
-            offset = 0
-        if offset and self._split[0] != (start, offset):  # a new item: does the whole tail end with its lines?
-            whole = self._render_text(tail)
-            item = self._drawn_text(tail[offset:], False)
-            if not isinstance(whole, Drawn) or not isinstance(item, Drawn):
-                return whole
-            drop = 1 if item and item.blank[0] else 0  # (the blank line Rich draws before a list)
-            own = len(item) - drop
-            alike = 0 < own <= len(whole) and same_drawing(item[drop:], whole[len(whole) - own :])
-            alike = alike and starts_item(tail, lines_before(tail, offset))
-            cut = len(whole) - own
-            head = Drawn(whole[:cut], whole.blank[:cut], whole.after)
-            self._split = ((start, offset), (head, drop) if alike else None)
-            return whole
-        return self._render_block(tail, start, offset)
+        if self._draws_markdown():
+            lines = self._items.tail(tail, len(self._source) - len(tail), self._after)
+            if lines is not None:
+                return lines
+        return self._render_text(tail)
 
-    def _render_block(self, block: str, start: int, offset: int | None = None) -> list[Strip]:
-        """The lines of `block`, which starts at `start` in the source. If the tail was last split at its last list
-        item (`offset` in it; see `_render_tail`), the block being the tail, or the tail frozen, with more text:
-        only that item is rendered and the lines before it are kept; else all of it."""
-        key, split = self._split
-        if split is not None and key[0] == start and key[1] == (last_item(block) if offset is None else offset):
-            head, drop = split
-            text = block[key[1] :]
-            item = self._drawn_text(text, False) if "![" not in text else []
-            if isinstance(item, Drawn) and len(item) > drop and not (drop and not item.blank[0]):
-                return Drawn([*head, *item[drop:]], [*head.blank, *item.blank[drop:]], item.after)
-            self._split = (key, None)  # (drawn as nothing now: a link definition, an HTML comment; an image)
-        return self._render_text(block)
+    def _render_block(self, block: str, start: int) -> list[Strip]:
+        """The lines of `block`, the tail or its start frozen, which starts at `start` in the source."""
+        lines = self._items.block(block, start) if self._draws_markdown() else None
+        return lines if lines is not None else self._render_text(block)
 
     def _clear_frozen(self) -> None:
         self._parts, self._frozen_lines, self._frozen_count, self._after, self._frozen_shown = [], [], 0, False, 0
@@ -342,7 +318,8 @@ class MarkdownView(Widget):
     def _forget_lines(self) -> None:
         """Forget every line drawn (a new width, a new text)."""
         self._clear_frozen()
-        self._tail_strips, self._split, self._rest, self._tail_start, self._shown = None, ((-1, -1), None), [], 0, 0
+        self._tail_strips, self._rest, self._tail_start, self._shown = None, [], 0, 0
+        self._items.forget()
 
     def _assemble(self) -> None:
         """The lines of every part at the current width; frozen lines are kept, the tail re-rendered if stale."""
