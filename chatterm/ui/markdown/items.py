@@ -54,9 +54,11 @@ class LastItem:
             if len(items) == 1 and (lines := self._with_kept(item)) is not None:
                 return lines
             if len(items) > 1:  # (the next item has started: drawn alone once it has text)
-                offset += line_offset(tail[offset:], items[-1])
-                if ITEM_START.match(tail, offset):
-                    return self._next(tail, start, offset) or self._check(tail, start, offset, after)
+                following = offset + line_offset(tail[offset:], items[-1])
+                if ITEM_START.match(tail, following):
+                    return self._next(tail, start, following) or self._check(tail, start, following, after)
+                if not widens_numbers(tail[offset:], later=1):  # (drawn as nothing yet: with the item before)
+                    return self._with_kept(item)
         elif (offset := last_item(tail)) and (start, offset) != self.at:
             return self._check(tail, start, offset, after)
         return None
