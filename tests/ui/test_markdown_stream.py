@@ -147,6 +147,9 @@ FOUND = {
     "lines ended by CR alone": ["a\r\rb\r\r", "- c\r  d"],
     "white space that is not blank to Markdown": ["a\n\u3000\nb\n\u00a0\n\nc"],
     "an ordered list gaining a digit": ["8. a\n9. b\n\n", "10. c\n\n11. d"],
+    "a fence closing inside an item, items after it": ["1) a\n2) `", "``\n   ```\n\n1) b\n2) c\n3) d\n4) e"],
+    "items numbered alike, the next one empty a moment": ["* a\n* b\n2) `c` d", " e\n  continued\n2)", " **f** g"],
+    "nine items become ten": ["".join(f"{n}. item {n}\n" for n in range(1, 10)), "10. item", " 10\n11. x"],
 }
 
 
