@@ -4,14 +4,15 @@ Textual's Markdown widget mounts a widget per block, and every height change ref
 frame grows with the answer. Here the source is cut between top-level blocks where no text written later can change
 the blocks before the cut (`cuts.settled`):
 
-- frozen chunks: settled blocks, rendered once per width and kept as strips (again when a link definition they
-  use appears or changes: `blocks.markdown`);
+- frozen chunks: settled blocks, rendered once per width and kept as strips (`frozen.FrozenLines`; again when a
+  link definition they use appears or changes);
 - the tail: the blocks after them, re-rendered when it grows; in a list, only its last item is (the items before
-  it are drawn once, as the list's head), and so it is once more when the list is frozen.
+  it are drawn once: `items.LastItem`), and so it is once more when the list is frozen.
 
 So a frame costs the tail, whatever the length of the answer, and only the lines that changed are repainted. Each
 chunk is drawn as one render of the whole text draws it: told the link definitions of the whole text and whether a
-blank line goes before its first block, with the blank lines at its end kept but for those at the end of the text.
+blank line goes before its first block (`blocks.markdown`, `blocks.follow_blocks`), with the blank lines at its end
+kept but for those at the end of the text.
 
 Growing the widget is what costs most: a taller answer relayouts the whole screen and every line on it is
 repainted. So while an answer streams, the widget grows a screen's height at a time and the new lines are
@@ -25,7 +26,8 @@ The contract, for whoever writes into a view (`AssistantMessage`, `ReasoningPane
   to be called a frame at a time with what arrived since (the caller buffers), not per token.
 - Text is shown as given: the caller neutralises escape sequences first (`chatterm.terminal_text`).
 - `source` is always exactly the text appended so far; what is drawn is Rich's rendering of `source` at the
-  widget's width, the same whatever pieces it arrived in (tests/ui/test_markdown_view.py holds this).
+  widget's width, the same whatever pieces it arrived in (tests/ui/test_markdown_stream.py holds this, comparing
+  the lines with one render of the whole text at every append).
 - `fit_height()` once the text is complete; until then the widget may be taller than its lines.
 """
 
@@ -53,6 +55,7 @@ from chatterm.ui.markdown.blocks import (
     without_blank_end,
 )
 from chatterm.ui.markdown.cuts import blank_cut, may_settle, settled
+from chatterm.ui.markdown.frozen import FrozenLines
 from chatterm.ui.markdown.items import LastItem
 from chatterm.ui.render.widgets import relayout
 
@@ -96,15 +99,8 @@ class MarkdownView(Widget):
         self._floor = 0
         """A line of the tail no cut can come before (`cuts.settled`)."""
         self._width = 0
-        self._parts: list[list[Strip]] = []
-        """The frozen chunks' lines (at the current width), each as its `_render_text` drew it."""
-        self._frozen_lines: list[Strip] = []
-        self._frozen_count = 0
-        """How many frozen chunks `_frozen_lines` holds (at the current width)."""
-        self._after = False
-        """Whether the frozen chunks drawn so far ask for a blank line before the next block (`Drawn.after`)."""
-        self._frozen_shown = 0
-        """How many of the frozen lines are shown when the tail draws nothing: all but the blank ones at their end."""
+        self._frozen_lines = FrozenLines()
+        """The frozen chunks' lines at the current width (of as many chunks as it has parts)."""
         self._shown = 0
         """How many of the frozen lines are shown."""
         self._tail_strips: list[Strip] | None = None
@@ -218,23 +214,7 @@ class MarkdownView(Widget):
         self._frozen.append(chunk)
         self._frozen_definitions = {**definitions(chunk), **self._frozen_definitions}  # (the first one wins)
         if self._width:
-            self._add_frozen(self._render_block(chunk, start))
-
-    def _add_frozen(self, strips: list[Strip]) -> None:
-        """Add a chunk's lines: as Rich draws them after the chunks before (`Drawn`), or joined to them by a blank
-        line (plain text)."""
-        if isinstance(strips, Drawn):
-            self._frozen_lines.extend(strips)
-            self._after = strips.after
-            if len(strips) > strips.blank_end():  # (else the blank lines before it stay at the end)
-                self._frozen_shown = len(self._frozen_lines) - strips.blank_end()
-        elif strips:
-            if self._frozen_lines:
-                self._frozen_lines.append(self._blank)
-            self._frozen_lines.extend(strips)
-            self._frozen_shown = len(self._frozen_lines)
-        self._parts.append(strips)
-        self._frozen_count += 1
+            self._frozen_lines.add(self._render_block(chunk, start))
 
     def _update_references(self) -> int:
         """Take in the link definitions of the whole text; where they changed, draw the frozen chunks that use them
@@ -247,18 +227,9 @@ class MarkdownView(Widget):
         if not changed:
             return self.line_count
         self._items.forget()  # (the lines kept for a list may hold links)
-        if self._frozen_count != len(self._frozen):  # (all drawn anew: `_assemble`)
+        if len(self._frozen_lines.parts) != len(self._frozen):  # (all drawn anew: `_assemble`)
             return 0
-        first = self.line_count
-        parts, at = self._parts, 0
-        self._clear_frozen()
-        for chunk, part in zip(self._frozen, parts, strict=True):
-            if uses_labels(chunk, changed):
-                first = min(first, at)
-                part = self._render_text(chunk)
-            at += len(part)
-            self._add_frozen(part)
-        return first
+        return self._frozen_lines.redraw(self._frozen, lambda chunk: uses_labels(chunk, changed), self._render_text)
 
     # -- rendering --------------------------------------------------------------------------------------------
 
@@ -269,7 +240,7 @@ class MarkdownView(Widget):
     def _render_text(self, text: str) -> list[Strip]:
         """The lines of a piece of the text that starts after the frozen chunks (`Drawn`); plain text: its lines,
         less the blank ones at its end."""
-        return self._drawn_text(text, self._after)
+        return self._drawn_text(text, self._frozen_lines.after)
 
     def _drawn_text(self, text: str, after: bool) -> list[Strip]:
         """The lines of a piece of the text drawn after blocks that ask for a blank line before the next, or not."""
@@ -302,7 +273,7 @@ class MarkdownView(Widget):
         """The tail's lines; in a list, only its last item is drawn again (`items.LastItem`)."""
         tail = self._tail
         if self._draws_markdown():
-            lines = self._items.tail(tail, len(self._source) - len(tail), self._after)
+            lines = self._items.tail(tail, len(self._source) - len(tail), self._frozen_lines.after)
             if lines is not None:
                 return lines
         return self._render_text(tail)
@@ -312,31 +283,29 @@ class MarkdownView(Widget):
         lines = self._items.block(block, start) if self._draws_markdown() else None
         return lines if lines is not None else self._render_text(block)
 
-    def _clear_frozen(self) -> None:
-        self._parts, self._frozen_lines, self._frozen_count, self._after, self._frozen_shown = [], [], 0, False, 0
-
     def _forget_lines(self) -> None:
         """Forget every line drawn (a new width, a new text)."""
-        self._clear_frozen()
+        self._frozen_lines.clear()
         self._tail_strips, self._rest, self._tail_start, self._shown = None, [], 0, 0
         self._items.forget()
 
     def _assemble(self) -> None:
         """The lines of every part at the current width; frozen lines are kept, the tail re-rendered if stale."""
-        if self._frozen_count != len(self._frozen):
-            self._clear_frozen()
+        frozen = self._frozen_lines
+        if len(frozen.parts) != len(self._frozen):
+            frozen.clear()
             for chunk in self._frozen:
-                self._add_frozen(self._render_text(chunk))
+                frozen.add(self._render_text(chunk))
         if self._tail_strips is None:
             self._tail_strips = self._render_tail()
         tail = self._tail_strips
         if isinstance(tail, Drawn):  # (the blank lines at the end of the text are not drawn)
             rest = tail[: len(tail) - tail.blank_end()]
-            shown = len(self._frozen_lines) if rest else self._frozen_shown
+            shown = len(frozen.lines) if rest else frozen.shown_alone
             self._tail_start = shown
         else:
-            rest = [self._blank, *tail] if tail and self._frozen_lines else list(tail)
-            shown = len(self._frozen_lines)
+            rest = [frozen.blank, *tail] if tail and frozen.lines else list(tail)
+            shown = len(frozen.lines)
             self._tail_start = shown + len(rest) - len(tail)
         self._shown = shown
         self._rest = rest
@@ -348,12 +317,12 @@ class MarkdownView(Widget):
     @property
     def lines(self) -> list[Strip]:
         """Every rendered line (for tests and tools; drawing goes through `render_line`)."""
-        return [*self._frozen_lines[: self._shown], *self._rest]
+        return [*self._frozen_lines.lines[: self._shown], *self._rest]
 
     def _set_width(self, width: int) -> None:
         if width != self._width:
             self._width, self._restyled = width, False  # (every line drawn again, in the colours of now)
-            self._blank = Strip.blank(width, self.rich_style)
+            self._blank = self._frozen_lines.blank = Strip.blank(width, self.rich_style)
             self._forget_lines()
             self._settle()  # (text appended before a width was known)
             self._update_references()
@@ -401,7 +370,7 @@ class MarkdownView(Widget):
         if not self._width:
             self._set_width(self.size.width)
         if y < self._shown:
-            return self._frozen_lines[y]
+            return self._frozen_lines.lines[y]
         y -= self._shown
         return self._rest[y] if 0 <= y < len(self._rest) else self._blank
 
