@@ -105,6 +105,26 @@ async def test_finished_blocks_freeze_while_a_list_stays_open() -> None:
         assert view._frozen == [view.source[:-1]] and view._tail == "T"
 
 
+async def test_blocks_freeze_as_soon_as_nothing_can_change_them() -> None:
+    """A heading, a closed fence and a rule are final at the end of their line; a fence that shows other fences, or an
+    HTML comment, with blank lines in them, are not final until they close."""
+    app = Host()
+    async with app.run_test(size=(80, 40)) as pilot:
+        view = app.query_one("#pieces", MarkdownView)
+        await pilot.pause()
+        steps = [
+            ("# Title\n", ["# Title\n"], ""),
+            ("````\n```\n\n", ["# Title\n"], "````\n```\n\n"),
+            ("x\n```\n\n", ["# Title\n"], "````\n```\n\nx\n```\n\n"),
+            ("````\n", ["# Title\n", "````\n```\n\nx\n```\n\n````\n"], ""),
+            ("<!--\n\n", ["# Title\n", "````\n```\n\nx\n```\n\n````\n"], "<!--\n\n"),
+            ("-->\n\n---\n", ["# Title\n", "````\n```\n\nx\n```\n\n````\n", "<!--\n\n-->\n\n---\n"], ""),
+        ]
+        for text, frozen, tail in steps:
+            view.append(text)
+            assert (view._frozen, view._tail) == (frozen, tail), text
+
+
 async def test_grows_with_room_ahead_and_fits_when_done() -> None:
     """Each growth relayouts the whole screen, so a streaming text grows a screen's height at a time (the view
     follows the text, not the widget: tests/ui/test_following.py); at the end its height is exactly its lines."""

@@ -7,7 +7,7 @@ whatever comes next when the block before the cut is closed for good: a heading,
 at the end of its line; anything after a blank line, but a list or indented code, which the next line may continue
 (an indented line, or another item) and so are closed only once that line shows it does not.
 
-Whether a block spans a line is markdown-it's answer, from its block rules alone (`blocks.block_parser`), so a
+Whether a block spans a line is markdown-it's answer, from its block rules alone (`block_parser`), so a
 fence that shows another fence, an HTML comment with blank lines in it or a list item's second paragraph keep
 their blocks whole; lines end as CommonMark ends them (LF, CRLF or CR), and a blank line holds only spaces and tabs.
 """
@@ -162,8 +162,8 @@ def _closed_at(cut: int, blocks: list[tuple[int, int, str]], found: list[str]) -
     if any(start < cut < end for start, end, _ in blocks):
         return False
     before = [block for block in blocks if block[1] <= cut]
-    if not before:
-        return any(line.strip(" \t\r\n") for line in found[:cut])  # (link definitions only)
+    if not before:  # (link definitions only, ended by a blank line)
+        return bool(BLANK.fullmatch(found[cut - 1])) and any(line.strip(" \t\r\n") for line in found[:cut])
     start, end, kind = before[-1]
     if not BLANK.fullmatch(found[cut - 1]):  # the block ends on this line: only if it always does
         closes = kind != "fence" or _closes_fence(found[start], found[cut - 1], end - start)
