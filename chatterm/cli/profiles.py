@@ -101,10 +101,10 @@ def run_profiles(args: argparse.Namespace) -> int:
         current = default_profile(settings)
         rows = [(DEMO, "recorded answers (offline)", "none needed")]
         rows += [(name, p.model, _key_status(name, p)) for name, p in sorted(settings.profiles.items())]
-        names, models = max(len(row[0]) for row in rows), max(len(row[1]) for row in rows)
-        output.say(f"{'':2}{'name':<{names}}  {'model':<{models}}  key")
+        name_width, model_width = max(len(row[0]) for row in rows), max(len(row[1]) for row in rows)
+        output.say(f"{'':2}{'name':<{name_width}}  {'model':<{model_width}}  key")
         for name, model, key in rows:
-            output.say(f"{'*' if name == current else ' ':2}{name:<{names}}  {model:<{models}}  {key}")
+            output.say(f"{'*' if name == current else ' ':2}{name:<{name_width}}  {model:<{model_width}}  {key}")
         return EXIT_OK
     if action == "show" and args.name == DEMO:
         output.say(f"profile {DEMO} (built in): answers replayed from recordings shipped with chatterm, offline")

@@ -85,19 +85,44 @@ async def test_streamed_lines_match_one_plain_render() -> None:
 
 async def test_finished_blocks_freeze_while_a_list_stays_open() -> None:
     """Blocks that nothing after them can continue are frozen at once, several per append included, in one piece
-    (else the open chunk, re-rendered at every block, grows with the answer); a list with an indented continuation
-    stays open."""
+    (else the tail, re-rendered at every append, grows with the answer); a list stays in the tail while the next line
+    may continue it (indented, or another item), and is frozen as soon as a line shows it cannot."""
     app = Host()
     async with app.run_test(size=(80, 40)) as pilot:
         view = app.query_one("#pieces", MarkdownView)
         view.append("- item\n\n## One\n\n paragraph one\n\n## Two\n\n paragraph two\n\n")
         view.append("last")
         await pilot.pause()
-        assert view._frozen == ["- item\n\n## One\n\n paragraph one\n\n## Two\n\n", " paragraph two\n\n"]
+        assert view._frozen == ["- item\n\n## One\n\n paragraph one\n\n## Two\n\n paragraph two\n\n"]
+        assert view._tail == "last"
         view.update("")
         view.append("1. first\n\n   more of the first\n\n2. second\n\n")
         view.append("   more of the second")
-        assert view._frozen == [] and view._open == "1. first\n\n   more of the first\n\n2. second\n\n"
+        assert view._frozen == [] and view._tail == view.source
+        view.append("\n\n")
+        assert view._frozen == [], "(an indented line or another item may still come)"
+        view.append("T")
+        assert view._frozen == [view.source[:-1]] and view._tail == "T"
+
+
+async def test_blocks_freeze_as_soon_as_nothing_can_change_them() -> None:
+    """A heading, a closed fence and a rule are final at the end of their line; a fence that shows other fences, or an
+    HTML comment, with blank lines in them, are not final until they close."""
+    app = Host()
+    async with app.run_test(size=(80, 40)) as pilot:
+        view = app.query_one("#pieces", MarkdownView)
+        await pilot.pause()
+        steps = [
+            ("# Title\n", ["# Title\n"], ""),
+            ("````\n```\n\n", ["# Title\n"], "````\n```\n\n"),
+            ("x\n```\n\n", ["# Title\n"], "````\n```\n\nx\n```\n\n"),
+            ("````\n", ["# Title\n", "````\n```\n\nx\n```\n\n````\n"], ""),
+            ("<!--\n\n", ["# Title\n", "````\n```\n\nx\n```\n\n````\n"], "<!--\n\n"),
+            ("-->\n\n---\n", ["# Title\n", "````\n```\n\nx\n```\n\n````\n", "<!--\n\n-->\n\n---\n"], ""),
+        ]
+        for text, frozen, tail in steps:
+            view.append(text)
+            assert (view._frozen, view._tail) == (frozen, tail), text
 
 
 async def test_grows_with_room_ahead_and_fits_when_done() -> None:
@@ -286,7 +311,7 @@ async def test_a_list_renders_its_last_item_alone_exactly_as_the_whole_tail() ->
             for piece, at in pieces(text, rng, 30):
                 for view in (ours, whole):
                     view.append(piece)
-                split += ours._split[1] is not None
+                split += ours._items.kept is not None
                 assert drawn(ours) == drawn(whole), f"case {case} at {at}: {text[:at]!r}"
         assert split > 500, "the last item was rendered alone often"
 
@@ -308,9 +333,9 @@ class Freezing(MarkdownView):
         finally:
             self.freezing = False
 
-    def _render_block(self, block: str, start: int, offset: int | None = None) -> list[Strip]:
+    def _render_block(self, block: str, start: int) -> list[Strip]:
         self.rendered = []
-        lines = super()._render_block(block, start, offset)
+        lines = super()._render_block(block, start)
         self.kept += self.freezing and block not in self.rendered  # (its last item alone was rendered)
         return lines
 

@@ -1,28 +1,31 @@
-"""How streamed Markdown is cut into blocks, and drawn: the block grammar the views need (fences, list items,
-quotes), and Rich's Markdown renderer with one shared parser."""
+"""How streamed Markdown is drawn: Rich's Markdown renderer with one shared parser, told what the text before a
+piece leaves it (the link definitions of the whole text, and whether a blank line goes before its first block), and
+the list items the view renders alone."""
 
 from __future__ import annotations
 
 import copy
 import functools
 import re
-from typing import TYPE_CHECKING
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 from rich.console import RenderableType
 from rich.segment import Segment
 from textual.strip import Strip
 
+from chatterm.ui.markdown.cuts import block_parser, ended, fenced_lines
+
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
+    from markdown_it.token import Token
     from rich.markdown import Markdown
 
-FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-ITEM = re.compile(r"^ {0,3}([-*+] |\d+[.)] |>)", re.MULTILINE)
-"""A list item or a quote: a next block starting like this may continue the one before, and so may an indented
-block after a list or quote. Anything else starts afresh, so what came before can be frozen."""
+References = dict[str, dict[str, Any]]
+"""Link reference definitions as markdown-it keeps them: the normalised label, and its href and title."""
 
 ITEM_START = re.compile(r" {0,3}([-*+]|\d{1,9}[.)])[ \t]+(\S)")
-"""A line that starts a list item with some text, where the tail may be split (see `_render_tail`)."""
+"""A line that starts a list item with some text, where the tail may be split (see `MarkdownView._render_tail`)."""
 RULE_LIKE = re.compile(r"[-*_ \t]*")
 """A line that more text could still turn into a thematic break ("- - -"), not a list item."""
 
@@ -53,38 +56,119 @@ def warm_up(languages: tuple[str, ...] = WARM_LANGUAGES) -> None:
             continue
 
 
-def markdown(text: str, code_theme: str) -> RenderableType:
+def markdown(text: str, code_theme: str, references: References | None = None) -> Markdown:
     """Rich's Markdown of `text` with one shared markdown-it parser, configured as Rich configures its own: Rich
     builds a parser per instance, two thirds of the cost of making one, and the block being written is drawn 20
-    times a second."""
+    times a second.
+
+    `text` may be a piece of a longer text, cut between top-level blocks: markdown-it resolves reference links only
+    against the definitions of the text it parses, so it is given those of the whole text (`references`, the first
+    definition of a label winning, as markdown-it keeps them)."""
     template, parser = markdown_parts(code_theme)
     markdown = copy.copy(template)
     markdown.markup = text
-    markdown.parsed = parser.parse(text)
+    markdown.parsed = parser.parse(ended(text), {"references": dict(references)} if references else {})
+    if "kbd>" in text:
+        for token in markdown.parsed:
+            if token.children:
+                token.children = balanced_kbd(token.children)
     return markdown
+
+
+def balanced_kbd(tokens: list[Token]) -> list[Token]:
+    """Inline tokens with their `<kbd>` tags paired: Rich styles the text between them as a key, and an unpaired
+    closing tag pops a style it never pushed (Rich fails), an unpaired opening one leaves its style on what follows.
+    A closing tag with no opening one is dropped, and an opening one left open is closed at the end of its block."""
+    from markdown_it.token import Token
+
+    paired: list[Token] = []
+    depth = 0
+    for token in tokens:
+        if token.type == "html_inline" and token.content in ("<kbd>", "</kbd>"):
+            if token.content == "</kbd>" and not depth:
+                continue
+            depth += 1 if token.content == "<kbd>" else -1
+        paired.append(token)
+    paired.extend(Token("html_inline", "", 0, content="</kbd>") for _ in range(depth))
+    return paired
+
+
+def is_markdown(renderable: RenderableType) -> bool:
+    """Whether `renderable` is Rich's Markdown (imported here: see `markdown_parts`)."""
+    from rich.markdown import Markdown
+
+    return isinstance(renderable, Markdown)
+
+
+def follow_blocks(markdown: Markdown) -> None:
+    """Draw `markdown` as it is drawn after blocks that ask for a blank line before the next (`after_blocks`): Rich
+    puts that line before a block when the block before it asks, and an empty HTML block, which Rich draws as nothing
+    but which asks for it, stands for them."""
+    from markdown_it.token import Token
+
+    markdown.parsed.insert(0, Token("html_block", "", 0))
+
+
+def after_blocks(tokens: list[Token], after: bool) -> bool:
+    """Whether Rich draws a blank line before the block after these (the piece's own tokens; `after`: what came
+    before them): every top-level block asks for one but a thematic break, which draws its own."""
+    last = next((token for token in reversed(tokens) if token.level == 0), None)
+    return after if last is None else last.type != "hr"
+
+
+def definitions(text: str) -> References:
+    """The link reference definitions of `text`, by normalised label (the first of a label wins)."""
+    if "]:" not in text:  # (a definition has its label's bracket right before a colon)
+        return {}
+    env: dict[str, Any] = {}
+    block_parser().parse(ended(text), env)
+    return dict(env.get("references", {}))
+
+
+def changed_labels(old: References, new: References) -> set[str]:
+    """The labels defined in one and not the other, or defined differently."""
+    return {
+        label
+        for label in old.keys() | new.keys()
+        if (old.get(label) or {}).get("href") != (new.get(label) or {}).get("href")
+        or (old.get(label) or {}).get("title") != (new.get(label) or {}).get("title")
+    }
+
+
+def uses_labels(text: str, labels: set[str]) -> bool:
+    """Whether `text` may refer to one of these labels: a label in brackets, as markdown-it normalises both."""
+    if not labels or "[" not in text:
+        return False
+    from markdown_it.common.utils import normalizeReference
+
+    plain = normalizeReference(text)
+    return any(re.search(r"\[ ?" + re.escape(label) + r" ?\]", plain) for label in labels)
 
 
 def last_item(text: str) -> int:
     """Where the last line that starts a list item begins, after the first line and outside code fences (0: none);
     not a line that more text could turn into a thematic break ("- - -")."""
     at = offset = 0
-    in_fence = False
-    for line in text.splitlines(keepends=True):
-        if FENCE.match(line):
-            in_fence = not in_fence
-        elif not in_fence and at and (item := ITEM_START.match(line)):
-            offset = at if not RULE_LIKE.fullmatch(line[item.start(2) :].rstrip("\n")) else offset
+    for line, fenced in fenced_lines(text):
+        if not fenced and at and (item := ITEM_START.match(line)):
+            offset = at if not RULE_LIKE.fullmatch(line[item.start(2) :].rstrip("\r\n")) else offset
         at += len(line)
     return offset
 
 
-def starts_item(text: str, line: int) -> bool:
-    """Whether an item of a list that is not inside another block starts at `line` of `text`."""
-    _, parser = markdown_parts("default")
-    return any(
-        token.type == "list_item_open" and token.level == 1 and token.map and token.map[0] == line
-        for token in parser.parse(text)
-    )
+def widens_numbers(item: str, later: int = 0) -> bool:
+    """Whether an ordered list gets wider numbers with `item` (or with the item `later` items after it): Rich pads
+    every number to that of the item after the last, so 9 items starting at 1 are as wide as 10."""
+    marker = ITEM_START.match(item)
+    if marker is None or not marker.group(1)[0].isdigit():
+        return False
+    number = int(marker.group(1)[:-1]) + later
+    return len(str(number + 1)) != len(str(number))
+
+
+def item_starts(tokens: list[Token]) -> list[int]:
+    """The lines where the items of lists that are not inside other blocks start, in the text of these tokens."""
+    return [token.map[0] for token in tokens if token.type == "list_item_open" and token.level == 1 and token.map]
 
 
 def same_drawing(lines: list[Strip], others: list[Strip]) -> bool:
@@ -92,8 +176,31 @@ def same_drawing(lines: list[Strip], others: list[Strip]) -> bool:
     return len(lines) == len(others) and all(a.simplify() == b.simplify() for a, b in zip(lines, others, strict=True))
 
 
+def is_blank(line: list[Segment]) -> bool:
+    """Whether a rendered line is blank (not a code block's padding, which has a background)."""
+    return all(not seg.text.strip() and not (seg.style and seg.style.bgcolor) for seg in line)
+
+
 def without_blank_end(lines: list[list[Segment]]) -> list[list[Segment]]:
-    """`lines` less the blank lines at their end (not a code block's padding, which has a background)."""
-    while lines and all(not seg.text.strip() and not (seg.style and seg.style.bgcolor) for seg in lines[-1]):
+    """`lines` less the blank lines at their end."""
+    while lines and is_blank(lines[-1]):
         lines.pop()
     return lines
+
+
+class Drawn(list[Strip]):
+    """The lines of a piece of Markdown as one render of the whole text draws them: with the blank lines Rich puts
+    between blocks, and at the end of the piece (dropped only at the end of the whole text: `blank` says which lines
+    are blank), and whether the piece asks for a blank line before the next block (`after`)."""
+
+    def __init__(self, lines: Iterable[Strip], blank: list[bool], after: bool) -> None:
+        super().__init__(lines)
+        self.blank = blank
+        self.after = after
+
+    def blank_end(self) -> int:
+        """How many lines at its end are blank."""
+        count = 0
+        while count < len(self.blank) and self.blank[-1 - count]:
+            count += 1
+        return count

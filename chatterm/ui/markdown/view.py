@@ -1,14 +1,18 @@
 """Markdown that grows while it streams, drawn as one widget through the Line API.
 
 Textual's Markdown widget mounts a widget per block, and every height change reflows all of them: the cost of a
-frame grows with the answer. Here the source is split at block boundaries (blank lines outside code fences):
+frame grows with the answer. Here the source is cut between top-level blocks where no text written later can change
+the blocks before the cut (`cuts.settled`):
 
-- frozen chunks: settled blocks, rendered once per width and kept as strips;
-- the open chunk: settled blocks that the next block may still continue (a list, a quote), rendered together;
-- the tail: the block being written, re-rendered when it grows; in a list, only its last item is (the items before
-  it are drawn once, as the list's head), and so it is once more when the list is complete (open, then frozen).
+- frozen chunks: settled blocks, rendered once per width and kept as strips (`frozen.FrozenLines`; again when a
+  link definition they use appears or changes);
+- the tail: the blocks after them, re-rendered when it grows; in a list, only its last item is (the items before
+  it are drawn once: `items.LastItem`), and so it is once more when the list is frozen.
 
-So a frame costs the tail, whatever the length of the answer, and only the lines that changed are repainted.
+So a frame costs the tail, whatever the length of the answer, and only the lines that changed are repainted. Each
+chunk is drawn as one render of the whole text draws it: told the link definitions of the whole text and whether a
+blank line goes before its first block (`blocks.markdown`, `blocks.follow_blocks`), with the blank lines at its end
+kept but for those at the end of the text.
 
 Growing the widget is what costs most: a taller answer relayouts the whole screen and every line on it is
 repainted. So while an answer streams, the widget grows a screen's height at a time and the new lines are
@@ -22,13 +26,14 @@ The contract, for whoever writes into a view (`AssistantMessage`, `ReasoningPane
   to be called a frame at a time with what arrived since (the caller buffers), not per token.
 - Text is shown as given: the caller neutralises escape sequences first (`chatterm.terminal_text`).
 - `source` is always exactly the text appended so far; what is drawn is Rich's rendering of `source` at the
-  widget's width, the same whatever pieces it arrived in (tests/ui/test_markdown_view.py holds this).
+  widget's width, the same whatever pieces it arrived in (tests/ui/test_markdown_stream.py holds this, comparing
+  the lines with one render of the whole text at every append).
 - `fit_height()` once the text is complete; until then the widget may be taller than its lines.
 """
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, cast, runtime_checkable
 
 from rich.console import RenderableType
 from rich.segment import Segment
@@ -37,19 +42,30 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from chatterm.ui.markdown.blocks import (
-    FENCE,
-    ITEM,
-    last_item,
+    Drawn,
+    References,
+    after_blocks,
+    changed_labels,
+    definitions,
+    follow_blocks,
+    is_blank,
+    is_markdown,
     markdown,
-    same_drawing,
-    starts_item,
+    uses_labels,
     without_blank_end,
 )
+from chatterm.ui.markdown.cuts import blank_cut, may_settle, settled
+from chatterm.ui.markdown.frozen import FrozenLines
+from chatterm.ui.markdown.items import LastItem
 from chatterm.ui.render.widgets import relayout
+
+if TYPE_CHECKING:
+    from rich.markdown import Markdown
 
 GROWTH_ROOM = 16
 """Lines of room, at least, added below a streaming text each time it outgrows its height (a screen's height
 when the screen is taller): one relayout per screenful of text."""
+
 
 @runtime_checkable
 class Follower(Protocol):
@@ -74,22 +90,28 @@ class MarkdownView(Widget):
         super().__init__(id=id, classes=classes)
         self._source = ""
         self._frozen: list[str] = []
-        self._open = ""
+        """The frozen chunks' texts."""
+        self._frozen_definitions: References = {}
+        """The link definitions of the frozen chunks (the first of a label wins)."""
+        self._references: References = {}
+        """The link definitions of the whole text, which every chunk is drawn with."""
         self._tail = ""
+        self._floor = 0
+        """A line of the tail no cut can come before (`cuts.settled`)."""
         self._width = 0
-        self._frozen_lines: list[Strip] = []
-        self._frozen_count = 0
-        """How many frozen chunks `_frozen_lines` holds (at the current width)."""
-        self._open_strips: list[Strip] | None = None
+        self._frozen_lines = FrozenLines()
+        """The frozen chunks' lines at the current width (of as many chunks as it has parts)."""
+        self._shown = 0
+        """How many of the frozen lines are shown."""
         self._tail_strips: list[Strip] | None = None
         self._rest: list[Strip] = []
-        """The lines after the frozen ones: the open chunk and the tail."""
+        """The lines after the frozen ones shown: the tail's."""
         self._tail_start = 0
-        self._split: tuple[tuple[int, int], tuple[list[Strip], int] | None] = ((-1, -1), None)
-        """Where the last list item of the tail starts (where the tail starts in the source, the offset in the
-        tail), and if the tail is drawn as the lines before it and its own: the lines before it and how many
-        of the item's first lines to leave out (`_render_tail`)."""
+        self._items = LastItem(lambda text: cast("Markdown", self.renderable(text)), self._draw_markdown)
+        """The last item of a list at the end of the tail, drawn alone after the lines of the items before it."""
         self._blank = Strip.blank(0)
+        self._markdown: bool | None = None
+        """Whether the text is drawn as Markdown (None: not known before the first render; `_draws_markdown`)."""
         self._laid_out = 0
         """The height the widget has on screen (its last layout)."""
         self._room = 0
@@ -110,9 +132,9 @@ class MarkdownView(Widget):
 
     def update(self, source: str) -> None:
         """Replace the whole text."""
-        self._source, self._frozen, self._open, self._tail = "", [], "", ""
-        self._frozen_lines, self._frozen_count = [], 0
-        self._open_strips, self._tail_strips, self._split = None, None, ((-1, -1), None)
+        self._source, self._frozen, self._tail, self._floor = "", [], "", 0
+        self._frozen_definitions, self._references = {}, {}
+        self._forget_lines()
         self._room = 0
         self.append(source)
         self._relayout()
@@ -122,22 +144,23 @@ class MarkdownView(Widget):
         if not text:
             return
         self._source += text
-        self._tail += text
-        frozen, tail_start = len(self._frozen_lines), self._tail_start
-        self._settle()
-        self._tail_strips = None
-        if not self._width:
+        before, self._tail = self._tail, self._tail + text
+        if not self._width:  # (settled and drawn once the width is known)
             self._relayout()
             self._tell_appended()
             return
-        redrawn = self._open_strips is None  # (the open chunk is drawn again: its lines may all change)
+        tail_start = self._tail_start
+        if not self._draws_markdown() or may_settle(self._tail, len(before)):
+            self._settle()
+        redrawn = self._update_references()
+        self._tail_strips = None
         self._assemble()
         lines = self.line_count
         if lines > self._laid_out:  # outgrown: grow, with room for the next lines
             self._room = lines + max(GROWTH_ROOM, self.screen.size.height)
             self._relayout()
-        else:  # repaint only the lines that changed: from where the open chunk or the tail started before
-            start = frozen if redrawn else min(tail_start, self._tail_start)
+        else:  # repaint only the lines that changed: from where the tail started before, or a chunk drawn again
+            start = min(tail_start, self._tail_start, redrawn)
             end = min(max(lines, self._drawn), self._laid_out)
             if start < end:
                 self.refresh(Region(0, start, self._width, end - start))
@@ -162,152 +185,147 @@ class MarkdownView(Widget):
         self._room = 0
         self._relayout()
 
-    # -- splitting ------------------------------------------------------------------------------------------
+    # -- splitting ---------------------------------------------------------------------------------------------
+
+    def _draws_markdown(self) -> bool:
+        """Whether the text is drawn as Markdown, whose blocks Rich draws with the blank lines between them (and whose
+        cuts fall between blocks: `cuts.settled`); plain text (`TextView`) is cut at blank lines and its pieces are
+        joined by one."""
+        if self._markdown is None:
+            self._markdown = is_markdown(self.renderable(""))
+        return self._markdown
 
     def _settle(self) -> None:
-        """Move complete blocks from the tail to the open chunk, and freeze what no later block can continue.
-
-        Whether a block can be frozen depends on the block after it, so each boundary is judged on its own (an
-        append can hold many blocks); what is frozen in one append is rendered in one piece."""
-        boundaries = []
-        in_fence = False  # (the tail starts outside a code fence: settled text never ends inside one)
-        position = 0
-        for line in self._tail.splitlines(keepends=True):
-            end = position + len(line)
-            if FENCE.match(line):
-                in_fence = not in_fence
-            elif not in_fence and not line.strip() and line.endswith("\n"):
-                boundaries.append(end)
-            position = end
-        if not boundaries:
-            following = self._tail.lstrip("\n")
-            if self._open and following and not self._continues(following, self._open):
-                self._freeze(len(self._open))  # the open chunk waited for the start of the next block
-            return
-        settled, self._tail = self._tail[: boundaries[-1]], self._tail[boundaries[-1] :]
-        self._open_strips = None
-        offset, cut = len(self._open), 0
-        self._open += settled
-        for end in boundaries:
-            following = settled[end : end + 200].lstrip("\n") or self._tail.lstrip("\n")
-            if following and not self._continues(following, self._open[cut : offset + end]):
-                cut = offset + end
+        """Freeze the start of the tail that no text written after it can change (what one append settles is
+        frozen in one piece)."""
+        if not self._draws_markdown():
+            cut = blank_cut(self._tail)
+        else:
+            cut, self._floor = settled(self._tail, self._floor)
         if cut:
             self._freeze(cut)
 
-    @staticmethod
-    def _continues(following: str, before: str) -> bool:
-        """Whether a block starting with `following` may belong to the blocks `before` it (a list, a quote)."""
-        if ITEM.match(following):
-            return True
-        return following[0] in " \t" and ITEM.search(before) is not None
-
     def _freeze(self, end: int) -> None:
-        """The open chunk up to `end` is final: render it once and add it to the frozen lines."""
-        start = len(self._source) - len(self._tail) - len(self._open)
-        chunk, self._open = self._open[:end], self._open[end:]
-        strips = self._open_strips if not self._open else None  # the whole open chunk, drawn already
-        self._open_strips = None
-        if not chunk.strip():
+        """The tail up to `end` is final: render it once and add it to the frozen lines."""
+        start = len(self._source) - len(self._tail)
+        chunk, self._tail, self._floor = self._tail[:end], self._tail[end:], 0
+        if not chunk.strip(" \t\r\n" if self._draws_markdown() else None):
             return
         self._frozen.append(chunk)
+        self._frozen_definitions = {**definitions(chunk), **self._frozen_definitions}  # (the first one wins)
         if self._width:
-            self._add_frozen(strips if strips is not None else self._render_block(chunk, start))
+            self._frozen_lines.add(self._render_block(chunk, start))
 
-    def _add_frozen(self, strips: list[Strip]) -> None:
-        if strips:
-            if self._frozen_lines:
-                self._frozen_lines.append(self._blank)
-            self._frozen_lines.extend(strips)
-        self._frozen_count += 1
+    def _update_references(self) -> int:
+        """Take in the link definitions of the whole text; where they changed, draw the frozen chunks that use them
+        again. Returns the first line drawn again (the line count when none)."""
+        if not self._draws_markdown():
+            return self.line_count
+        references = {**definitions(self._tail), **self._frozen_definitions}  # (the first one wins)
+        changed = changed_labels(self._references, references)
+        self._references = references
+        if not changed:
+            return self.line_count
+        self._items.forget()  # (the lines kept for a list may hold links)
+        if len(self._frozen_lines.parts) != len(self._frozen):  # (all drawn anew: `_assemble`)
+            return 0
+        return self._frozen_lines.redraw(self._frozen, lambda chunk: uses_labels(chunk, changed), self._render_text)
 
     # -- rendering --------------------------------------------------------------------------------------------
 
     def renderable(self, text: str) -> RenderableType:
         """What one chunk of the text is drawn as."""
-        return markdown(text, "monokai" if self.app.current_theme.dark else "default")
+        return markdown(text, "monokai" if self.app.current_theme.dark else "default", self._references)
 
     def _render_text(self, text: str) -> list[Strip]:
-        if not text.strip():
-            return []
-        return self._strips(without_blank_end(self._render_lines(text.strip("\n"))))
+        """The lines of a piece of the text that starts after the frozen chunks (`Drawn`); plain text: its lines,
+        less the blank ones at its end."""
+        return self._drawn_text(text, self._frozen_lines.after)
+
+    def _drawn_text(self, text: str, after: bool) -> list[Strip]:
+        """The lines of a piece of the text drawn after blocks that ask for a blank line before the next, or not."""
+        if not self._draws_markdown():
+            return self._strips(without_blank_end(self._render_lines(text.strip("\n")))) if text.strip() else []
+        if not text.strip(" \t\r\n"):
+            return Drawn([], [], after)
+        return self._draw_markdown(cast("Markdown", self.renderable(text)), after)
+
+    def _draw_markdown(self, markdown: Markdown, after: bool) -> Drawn:
+        after_it = after_blocks(markdown.parsed, after)
+        if after:
+            follow_blocks(markdown)
+        lines = self._render_renderable(markdown)
+        return Drawn(self._strips(lines), [is_blank(line) for line in lines], after_it)
 
     def _render_lines(self, text: str) -> list[list[Segment]]:
+        return self._render_renderable(self.renderable(text))
+
+    def _render_renderable(self, renderable: RenderableType) -> list[list[Segment]]:
         console = self.app.console
         options = console.options.update(width=max(self._width, 1), height=None)
-        return console.render_lines(self.renderable(text), options, pad=True)
+        return console.render_lines(renderable, options, pad=True)
 
     def _strips(self, lines: list[list[Segment]]) -> list[Strip]:
         style, width = self.rich_style, self._width  # (once: a widget's style is worked out from its ancestors')
         return [Strip(Segment.apply_style(line, style), width) for line in lines]
 
     def _render_tail(self) -> list[Strip]:
-        """The tail's lines. In a list, only the item being written is rendered again: text after the start of an
-        item cannot change the blocks before it, and Rich draws each item of a list from its own text alone, so the
-        lines before the item's are kept. That the item alone is drawn as in the whole tail (Rich has quirks: a
-        blank line before a list, numbers padded to the widest, an item that is not one) is checked once, when the
-        item starts; if it is not, the tail is rendered whole."""
+        """The tail's lines; in a list, only its last item is drawn again (`items.LastItem`)."""
         tail = self._tail
-        start = len(self._source) - len(tail)
-        offset = last_item(tail)
-        if offset and self._split[0] != (start, offset):  # a new item: does the whole tail end with its lines?
-            whole = self._render_text(tail)
-            item = self._render_text(tail[offset:])
-            drop = 1 if item and not item[0].text.strip() else 0  # (the blank line Rich draws before a list)
-            own = len(item) - drop
-            alike = 0 < own <= len(whole) and same_drawing(item[drop:], whole[len(whole) - own :])
-            alike = alike and starts_item(tail, tail.count("\n", 0, offset))
-            self._split = ((start, offset), (whole[: len(whole) - own], drop) if alike else None)
-            return whole
-        return self._render_block(tail, start, offset)
+        if self._draws_markdown():
+            lines = self._items.tail(tail, len(self._source) - len(tail), self._frozen_lines.after)
+            if lines is not None:
+                return lines
+        return self._render_text(tail)
 
-    def _render_block(self, block: str, start: int, offset: int | None = None) -> list[Strip]:
-        """The lines of `block`, which starts at `start` in the source. If the tail was last split at its last list
-        item (`offset` in it; see `_render_tail`), the block being the tail, or the tail become the open chunk or
-        frozen, with more text: only that item is rendered and the lines before it are kept; else all of it."""
-        key, split = self._split
-        if split is not None and key[0] == start and key[1] == (last_item(block) if offset is None else offset):
-            head, drop = split
-            item = self._render_text(block[key[1] :])
-            if len(item) > drop and not (drop and item[0].text.strip()):
-                return [*head, *item[drop:]]
-            self._split = (key, None)  # (drawn as nothing now: a link definition, an HTML comment)
-        return self._render_text(block)
+    def _render_block(self, block: str, start: int) -> list[Strip]:
+        """The lines of `block`, the tail or its start frozen, which starts at `start` in the source."""
+        lines = self._items.block(block, start) if self._draws_markdown() else None
+        return lines if lines is not None else self._render_text(block)
+
+    def _forget_lines(self) -> None:
+        """Forget every line drawn (a new width, a new text)."""
+        self._frozen_lines.clear()
+        self._tail_strips, self._rest, self._tail_start, self._shown = None, [], 0, 0
+        self._items.forget()
 
     def _assemble(self) -> None:
-        """The lines of every part at the current width; frozen lines are kept, the rest re-rendered if stale."""
-        if self._frozen_count != len(self._frozen):
-            self._frozen_lines, self._frozen_count = [], 0
+        """The lines of every part at the current width; frozen lines are kept, the tail re-rendered if stale."""
+        frozen = self._frozen_lines
+        if len(frozen.parts) != len(self._frozen):
+            frozen.clear()
             for chunk in self._frozen:
-                self._add_frozen(self._render_text(chunk))
-        if self._open_strips is None:
-            self._open_strips = self._render_block(self._open, len(self._source) - len(self._tail) - len(self._open))
+                frozen.add(self._render_text(chunk))
         if self._tail_strips is None:
             self._tail_strips = self._render_tail()
-        rest: list[Strip] = []
-        for part in (self._open_strips, self._tail_strips):
-            if part and (rest or self._frozen_lines):
-                rest.append(self._blank)
-            if part is self._tail_strips:
-                self._tail_start = len(self._frozen_lines) + len(rest)
-            rest.extend(part)
+        tail = self._tail_strips
+        if isinstance(tail, Drawn):  # (the blank lines at the end of the text are not drawn)
+            rest = tail[: len(tail) - tail.blank_end()]
+            shown = len(frozen.lines) if rest else frozen.shown_alone
+            self._tail_start = shown
+        else:
+            rest = [frozen.blank, *tail] if tail and frozen.lines else list(tail)
+            shown = len(frozen.lines)
+            self._tail_start = shown + len(rest) - len(tail)
+        self._shown = shown
         self._rest = rest
 
     @property
     def line_count(self) -> int:
-        return len(self._frozen_lines) + len(self._rest)
+        return self._shown + len(self._rest)
 
     @property
     def lines(self) -> list[Strip]:
         """Every rendered line (for tests and tools; drawing goes through `render_line`)."""
-        return [*self._frozen_lines, *self._rest]
+        return [*self._frozen_lines.lines[: self._shown], *self._rest]
 
     def _set_width(self, width: int) -> None:
         if width != self._width:
             self._width, self._restyled = width, False  # (every line drawn again, in the colours of now)
-            self._blank = Strip.blank(width, self.rich_style)
-            self._frozen_lines, self._frozen_count = [], 0
-            self._open_strips, self._tail_strips, self._split = None, None, ((-1, -1), None)
+            self._blank = self._frozen_lines.blank = Strip.blank(width, self.rich_style)
+            self._forget_lines()
+            self._settle()  # (text appended before a width was known)
+            self._update_references()
             self._assemble()
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
@@ -356,10 +374,9 @@ class MarkdownView(Widget):
             self.measure()  # (in sight before its turn)
         if not self._width:
             self._set_width(self.size.width)
-        frozen = self._frozen_lines
-        if y < len(frozen):
-            return frozen[y]
-        y -= len(frozen)
+        if y < self._shown:
+            return self._frozen_lines.lines[y]
+        y -= self._shown
         return self._rest[y] if 0 <= y < len(self._rest) else self._blank
 
     def on_resize(self) -> None:
