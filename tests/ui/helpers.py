@@ -7,11 +7,16 @@ import re
 import time
 from collections.abc import Callable
 
+from rich.segment import Segment
 from textual.pilot import Pilot
+from textual.strip import Strip
 
 from chatterm.settings.choice import choose
 from chatterm.settings.config import load_settings
 from chatterm.ui.app import ChatApp
+from chatterm.ui.markdown.blocks import markdown, without_blank_end
+from chatterm.ui.markdown.text import TextView
+from chatterm.ui.markdown.view import MarkdownView
 
 
 def app_for(base_url: str | None = None, **options: object) -> ChatApp:
@@ -63,3 +68,19 @@ async def settled(pilot: Pilot[None], quiet: float = 0.15, timeout: float = 10.0
         if now != shot:
             shot, since = now, time.monotonic()
     return shot
+
+
+def one_render(view: MarkdownView, text: str | None = None) -> list[Strip]:
+    """`text` (the view's source by default) rendered in one piece at the view's width by the renderer the view uses
+    (Rich's, with its failures on some texts worked around: `blocks.markdown`), styled as the view styles its lines
+    and less the blank lines at its end: what the view must draw. A reasoning view (plain text) draws its text with
+    its own rules (`TextView._render_text`)."""
+    source = view.source if text is None else text
+    if isinstance(view, TextView):
+        return [line.simplify() for line in view._render_text(source)]
+    console = view.app.console
+    options = console.options.update(width=max(view._width, 1), height=None)
+    theme = "monokai" if view.app.current_theme.dark else "default"
+    lines = without_blank_end(console.render_lines(markdown(source, theme), options, pad=True))
+    style = view.rich_style
+    return [Strip(Segment.apply_style(line, style), view._width).simplify() for line in lines]

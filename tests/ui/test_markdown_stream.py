@@ -13,14 +13,13 @@ from collections.abc import Callable
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from rich.segment import Segment
 from textual.app import App, ComposeResult
 from textual.strip import Strip
 
-from chatterm.ui.markdown.blocks import markdown, without_blank_end
 from chatterm.ui.markdown.cuts import settled
 from chatterm.ui.markdown.view import MarkdownView
 from tests.strategies import documents, streamed
+from tests.ui.helpers import one_render
 
 settings.register_profile(
     "ci", max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
@@ -35,18 +34,6 @@ WIDTHS = [9, 23, 47, 80]
 class Host(App[None]):
     def compose(self) -> ComposeResult:
         yield MarkdownView()
-
-
-def one_render(view: MarkdownView) -> list[Strip]:
-    """The view's source rendered in one piece at the view's width by the renderer the view uses (Rich's, with its
-    failures on some texts worked around: `blocks.markdown`), styled as the view styles its lines and less the blank
-    lines at its end: what the view must draw."""
-    console = view.app.console
-    options = console.options.update(width=max(view._width, 1), height=None)
-    theme = "monokai" if view.app.current_theme.dark else "default"
-    lines = without_blank_end(console.render_lines(markdown(view.source, theme), options, pad=True))
-    style = view.rich_style
-    return [Strip(Segment.apply_style(line, style), view._width).simplify() for line in lines]
 
 
 def drawn(view: MarkdownView) -> list[Strip]:

@@ -69,19 +69,7 @@ def _paced(recording: Recording) -> str:
     return label
 
 
-LIST_AFTER_A_PARAGRAPH = pytest.mark.xfail(
-    reason="an ordered list right after a paragraph: the incremental view draws a blank line for its first item",
-    strict=True,
-)
-
-
-def _known(path: Path) -> Any:
-    if path.name.startswith(("lls__responses__c5854583", "pydai__test_mistral")):
-        return pytest.param(path, marks=LIST_AFTER_A_PARAGRAPH)
-    return path
-
-
-@pytest.mark.parametrize("path", [_known(p) for p in recordings()], ids=lambda p: p.name[:50])
+@pytest.mark.parametrize("path", recordings(), ids=lambda p: p.name[:50])
 async def test_every_recording_replays_on_screen_exactly(path: Path) -> None:
     recording = load_recording(path)
     app = app_for(replay=recording, speed=_paced(recording), save_sessions=False)
@@ -121,7 +109,7 @@ async def test_reasoning_shows_what_the_model_sent_however_late_its_pane_appears
 
 LONG_ANSWER = (
     "## Steps\n\n"
-    + "".join(f"Step number {n} of the plan, with enough words to wrap at a narrow width.\n\n" for n in range(1, 13))
+    + "".join(f"{n}. Step number {n} of the plan, with enough words to wrap at a narrow width.\n" for n in range(1, 13))
     + "\n```python\n"
     + "".join(f"def f{n}(x):\n    return x * {n}  # a comment that runs past a narrow edge\n" for n in range(8))
     + "```\n\n| name | value | note |\n|---|---|---|\n"

@@ -47,7 +47,21 @@ def anchor_held(widget: Widget) -> bool:
     return widget.scroll_y >= widget.max_scroll_y
 
 
+def moved_by_anchor(widget: Widget) -> bool:
+    """Textual's compositor will move the widget to its end as it lays it out (anchored, anchor not let go)."""
+    return widget.is_anchored and not getattr(widget, "_anchor_released", True)
+
+
 CompositorType = TypeVar("CompositorType", bound="MendedCompositor")
+
+
+def let_go_of_anchor(widget: Widget) -> None:
+    """Release the widget's anchor (the reader scrolled away from its end) without touching its scroll target, so a
+    scroll under way keeps its course. (The stock path releases it as Textual does, target and all.)"""
+    if custom_rendering():
+        widget._anchor_released = True
+    else:
+        Widget.release_anchor(widget)
 
 
 def install_compositor(screen: Screen[Any], compositor: Callable[[], CompositorType]) -> CompositorType | None:

@@ -28,7 +28,7 @@ from textual.widget import Widget
 
 from chatterm.ui.markdown.view import MarkdownView
 from chatterm.ui.render.scrollbar import RowScrollBar
-from chatterm.ui.render.widgets import anchor_held, vertical_scrollbar
+from chatterm.ui.render.widgets import anchor_held, let_go_of_anchor, moved_by_anchor, vertical_scrollbar
 from chatterm.ui.widgets.measuring import MeasuredLater
 
 FOLLOW_STEP = 8
@@ -49,6 +49,8 @@ class ConversationView(MeasuredLater):
         """The lowest scroll offset allowed: negative while a conversation shorter than the view streams."""
         self._reader_scrolled = False
         """The last scroll was asked for by the reader (or by code on their behalf), not by the following."""
+        self._release_asked = False
+        """A scroll was asked for: the anchor is let go if it moves the view up (`release_anchor`)."""
 
     @property
     def vertical_scrollbar(self) -> ScrollBar:
@@ -108,6 +110,12 @@ class ConversationView(MeasuredLater):
             # less the room it has not filled yet.
             unfilled = max(writing.laid_out - writing.line_count, 0)
             self._keep_in_sight(arrangement.total_region.bottom - unfilled, size.height, in_layout=True)
+        elif moved_by_anchor(self):
+            # Textual's compositor moves an anchored view to the end of this arrangement without telling the
+            # scrollbar, which would go on showing the old position: it is told here (and repaints if it moved).
+            self.vertical_scrollbar.position = arrangement.total_region.bottom - (
+                self.container_size.height - self.scrollbar_size_horizontal
+            )
         return arrangement
 
     def _text_view(self) -> MarkdownView | None:
@@ -140,11 +148,16 @@ class ConversationView(MeasuredLater):
             self._scroll_to_line(target)
 
     def release_anchor(self) -> None:
-        """Textual calls this for a scroll asked for (a key, the mouse wheel, code): from the reader."""
-        super().release_anchor()
+        """Textual calls this for a scroll asked for (a key, the mouse wheel, code), before it scrolls. The anchor is
+        let go only if the view then moves up, away from its end: a scroll that leaves it at its end (End, or the
+        wheel, at the end already) keeps it, and a later resize or answer still keeps the end in sight."""
         self._reader_scrolled = True
+        self._release_asked = True
 
     def watch_scroll_y(self, old: float, new: float) -> None:
+        if self._release_asked and new < old:
+            self._release_asked = False
+            let_go_of_anchor(self)
         super().watch_scroll_y(old, new)
         if not self._streaming or self._text_bottom is None:
             return
@@ -156,7 +169,7 @@ class ConversationView(MeasuredLater):
 
     def _scroll_to_line(self, y: int) -> None:
         self._floor = min(y, 0)
-        self._reader_scrolled = False
+        self._reader_scrolled = self._release_asked = False
         self.scroll_target_y = self.scroll_y = y
 
     def validate_scroll_y(self, value: float) -> float:

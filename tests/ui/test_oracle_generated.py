@@ -1,0 +1,106 @@
+"""The screen oracle over what Hypothesis makes up: Markdown answers full of the constructs that trip incremental
+rendering, reasoning, both cut at any character and any byte and sent at any pace, while the terminal is resized
+and the reader scrolls away and back. Examples found once are kept as explicit cases (`@example`).
+
+CI runs a bounded number of examples; `CHATTERM_ORACLE_EXAMPLES=N` runs more (a soak)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from typing import Any
+
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from tests.scripted import ScriptedServer, sse_script
+from tests.strategies import documents
+from tests.ui.helpers import app_for, send, wait_for
+from tests.ui.oracle import Oracle, ending, final, quiet
+
+EXAMPLES = int(os.environ.get("CHATTERM_ORACLE_EXAMPLES", "10"))
+ZWJ = "\u200d"
+"""pyte, the emulator, drops everything after a zero-width joiner on a line (an emoji sequence such as 👩‍💻), where
+Rich counts the sequence as two cells: such text is compared at the view level (tests/ui/test_markdown_stream.py),
+not on the emulated screen."""
+SIZES = [(100, 30), (80, 24), (60, 20), (120, 40), (40, 12), (24, 10), (100, 16)]
+
+REASONING = ["Hmm", ",", " the", " user", " said", " 漢字", " 😀", "\n", "\n\n", "  ", "x" * 30, ".", "\t"]
+reasonings = st.lists(st.sampled_from(REASONING), max_size=40).map("".join)
+
+
+@st.composite
+def actions(draw: st.DrawFn) -> list[tuple[str, Any]]:
+    """What happens while the answer streams: resizes, and the reader scrolling up and back down."""
+    steps: list[tuple[str, Any]] = []
+    for _ in range(draw(st.integers(0, 6))):
+        kind = draw(st.sampled_from(["resize", "resize", "scroll"]))
+        steps.append((kind, draw(st.sampled_from(SIZES)) if kind == "resize" else draw(st.integers(-12, 12))))
+    return steps
+
+
+async def _run(
+    answer: str, reasoning: str, cuts: list[int], byte_cuts: list[int], gap: float, steps: list[Any]
+) -> list[str]:
+    server = ScriptedServer()
+    await server.start()
+    try:
+        server.answers = [
+            sse_script(answer, reasoning, answer_cuts=cuts, reasoning_cuts=cuts, gaps=[gap], byte_cuts=byte_cuts)
+        ]
+        app = app_for(base_url=server.url)
+        oracle = Oracle(app)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await send(pilot, app, "go")
+            for kind, value in steps:
+                await asyncio.sleep(gap * 3)
+                if kind == "resize":
+                    await pilot.resize_terminal(*value)
+                else:
+                    app.chat_screen.conversation_view.scroll_relative(y=value, animate=False)
+            await wait_for(pilot, lambda: bool(app.chat_screen.messages()) and app.chat_screen.messages()[-1].finished)
+            await quiet(pilot)
+            problems = [str(problem) for problem in oracle.problems]
+            end = ending(oracle)
+        return problems + await final(end)
+    finally:
+        await server.stop()
+
+
+@settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(
+    answer=documents().filter(lambda text: ZWJ not in text),
+    reasoning=reasonings,
+    cuts=st.lists(st.integers(1, 4000), max_size=60),
+    byte_cuts=st.lists(st.integers(1, 8000), max_size=30),
+    gap=st.sampled_from([0.0, 0.002, 0.01, 0.03]),
+    steps=actions(),
+)
+@example(  # found: a scroll that did not move the view let go of its anchor; the resize then left it off screen
+    answer="word", reasoning="", cuts=[], byte_cuts=[], gap=0.0, steps=[("scroll", 0), ("resize", (80, 24))]
+)
+@example(
+    answer="word",
+    reasoning="HmmHmmHmm\tHmm",
+    cuts=[],
+    byte_cuts=[494, 3710, 1408, 668],
+    gap=0.0,
+    steps=[("resize", (100, 30)), ("resize", (60, 20))],
+)
+@example(  # found: the compositor moved the anchored view to its end after its scrollbar was drawn
+    answer="    first code line\r\n    last\r\n\r\n    first code line\r\n    last\r\n\r\nword",
+    reasoning="",
+    cuts=[211, 2916, 157, 316, 719, 201],
+    byte_cuts=[],
+    gap=0.0,
+    steps=[("resize", (24, 10)), ("resize", (40, 12)), ("resize", (24, 10)), ("scroll", 5)],
+)
+def test_generated_answers_resizes_and_scrolls_are_drawn_exactly(
+    answer: str, reasoning: str, cuts: list[int], byte_cuts: list[int], gap: float, steps: list[Any]
+) -> None:
+    problems = asyncio.run(_run(answer, reasoning, cuts, byte_cuts, gap, steps))
+    assert not problems, "\n".join(problems)
