@@ -36,7 +36,11 @@ class SessionSaver:
 
     Args:
         path: the session file.
-        on_error: called (from the saving thread) with a one-line message when a write fails.
+        on_error: called (from the saving thread) with a one-line message when a write fails, once until a write
+            succeeds again.
+        own_file: take a file of its own, never one that exists (a new name if `path` does); False writes `path`
+            whatever is there (`ask --record PATH`).
+        failure: the message on_error gets, with `{path}` and `{reason}` filled in.
     """
 
     def __init__(
@@ -44,13 +48,16 @@ class SessionSaver:
         path: Path,
         secrets: tuple[str, ...] = (),
         on_error: Callable[[str], None] | None = None,
+        own_file: bool = True,
+        failure: str = "cannot save the session to {path} ({reason}); the chat goes on",
     ) -> None:
         self.path = path
         self.secrets = secrets
         self.on_error = on_error
+        self.failure = failure
         self.failed = False
         self.writes = 0
-        self._claimed = False
+        self._claimed = not own_file
         self._rendered: dict[int, tuple[Interaction, bytes]] = {}
         self._writers: dict[int, tuple[Interaction, ItemWriter]] = {}
         self._pending: Recording | None = None
@@ -125,7 +132,7 @@ class SessionSaver:
         except Exception as exc:
             if not self.failed and self.on_error is not None:
                 reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-                self.on_error(f"cannot save the session to {self.path} ({reason}); the chat goes on")
+                self.on_error(self.failure.format(path=self.path, reason=reason))
             self.failed = True
 
 
