@@ -82,7 +82,7 @@ class SessionsScreen(Dialog[Path | None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Label(plain(self._title()), classes="title")
-            yield Input(placeholder="Filter by title, profile, model or date", id="filter")
+            yield Input(placeholder="Filter by title, profile or model", id="filter")
             yield DataTable(cursor_type="row", zebra_stripes=True, id="sessions")
             yield Label("Enter replays the session · Escape closes", classes="hint")
 
