@@ -222,11 +222,12 @@ class ChatApp(App[None]):
     async def _open_session(self, path: Path | None) -> None:
         from chatterm.cassette.load import load_tail
         from chatterm.cassette.model import RecordingError
+        from chatterm.ui.screens.chat import OPENED_TURNS
 
         if path is None:
             return
-        try:
-            await asyncio.to_thread(load_tail, path, 1)  # said here, before the chat is replaced
+        try:  # said here, before the chat is replaced (and the chat opens what this parsed)
+            await asyncio.to_thread(load_tail, path, OPENED_TURNS)
         except RecordingError as exc:
             notify(self, str(exc), severity="error")
             return
