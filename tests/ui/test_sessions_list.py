@@ -12,8 +12,9 @@ from chatterm import locations
 from chatterm.cassette import session_index, session_rows
 from chatterm.cassette.session_rows import SessionInfo
 from chatterm.ui.screens.sessions import SessionsScreen
+from tests.faultserver import FaultServer
 from tests.test_sessions_index import bad_files, save, turn
-from tests.ui.helpers import app_for, wait_for
+from tests.ui.helpers import app_for, send, wait_for
 
 
 def titles(dialog: SessionsScreen) -> list[str]:
@@ -88,3 +89,26 @@ async def test_thousands_of_sessions_show_the_newest_and_the_filter_finds_any() 
         table.move_cursor(row=shown - 1)
         await wait_for(pilot, lambda: table.row_count == 2 * shown)
         assert titles(dialog)[shown] == f"question {shown}"
+
+
+async def test_a_chat_turn_is_in_the_index_when_the_list_opens(
+    faults: FaultServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reads: list[str] = []
+    original = session_rows.read_row
+
+    def counted(path: Path, modified: float) -> SessionInfo:
+        reads.append(path.name)
+        return original(path, modified)
+
+    monkeypatch.setattr(session_index, "read_row", counted)
+    app = app_for(faults.url("ok"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await send(pilot, app, "a question [/INST] to index")
+        await wait_for(pilot, lambda: bool(app.chat_screen.messages()) and app.chat_screen.messages()[-1].finished)
+        assert app.session is not None and app.session.saver is not None and app.session.saver.flush()
+        await pilot.press("ctrl+o")
+        await wait_for(pilot, lambda: isinstance(app.screen, SessionsScreen) and app.screen.loaded)
+        assert isinstance(app.screen, SessionsScreen)
+        assert titles(app.screen) == ["a question [/INST] to index"]
+        assert reads == [], "the row came from the index the session store wrote"
