@@ -23,6 +23,8 @@ from chatterm.private_files import write_private
 
 INDEX_NAME = ".index.json"
 VERSION = 1
+INDEX_LIMIT = 64 * 1024 * 1024
+"""A larger index is not read (it is rebuilt): about 200 bytes a session."""
 
 Stamp = tuple[int, int]
 """A file's size and change time in ns."""
@@ -55,13 +57,12 @@ def _mtime(entry: os.DirEntry[str]) -> float:
 class SessionIndex:
     """The index of one sessions directory, as loaded, with the rows put in since (see the module's docstring)."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, load: bool = True) -> None:
+        """`load`: read the index file now (else only rows put in are known, until `save` merges them in)."""
         self.directory = directory
         self.path = directory / INDEX_NAME
-        self.rows: dict[str, tuple[Stamp, SessionInfo]] = _load(self.path, directory)
+        self.rows: dict[str, tuple[Stamp, SessionInfo]] = _load(self.path, directory) if load else {}
         self.changed = False
-        self.reads = 0
-        """How many files were read for their rows (the rest came from the index)."""
 
     def row(self, path: Path) -> SessionInfo:
         """The row of a session file: from the index while the file is unchanged, else read from the file."""
@@ -78,7 +79,6 @@ class SessionIndex:
         known = self.rows.get(path.name)
         if known is not None and known[0] == stamp:
             return known[1]
-        self.reads += 1
         row = read_row(path, info.st_mtime)
         self.put(path, stamp, row)
         return row
@@ -113,7 +113,7 @@ class SessionIndex:
 def index_session(path: Path, row: Row) -> bool:
     """Put a session's row in its directory's index, as the file is now (the session store, after a save)."""
     info = os.stat(path)
-    index = SessionIndex(path.parent)
+    index = SessionIndex(path.parent, load=False)
     index.put(path, (info.st_size, info.st_mtime_ns), SessionInfo(path, row[0][:80], info.st_mtime, *row[1:]))
     return index.save()
 
@@ -136,8 +136,10 @@ def _load(path: Path, directory: Path) -> dict[str, tuple[Stamp, SessionInfo]]:
     """The rows of an index file; none when it is missing or not an index chatterm wrote, and none of an entry that
     is not one."""
     try:
+        if os.stat(path).st_size > INDEX_LIMIT:
+            return {}
         data = load_json(read_bytes(path).decode("utf-8"), str(path))
-    except (RecordingError, UnicodeDecodeError):
+    except (OSError, RecordingError, UnicodeDecodeError):
         return {}
     if not isinstance(data, dict) or data.get("version") != VERSION or not isinstance(data.get("sessions"), dict):
         return {}

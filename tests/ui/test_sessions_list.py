@@ -112,3 +112,19 @@ async def test_a_chat_turn_is_in_the_index_when_the_list_opens(
         assert isinstance(app.screen, SessionsScreen)
         assert titles(app.screen) == ["a question [/INST] to index"]
         assert reads == [], "the row came from the index the session store wrote"
+
+
+async def test_a_file_whose_reading_fails_is_a_marked_row_and_the_list_goes_on() -> None:
+    def read(path: Path) -> SessionInfo:
+        if path.stem == "3":
+            raise MemoryError("a file too much for this machine")
+        return SessionInfo(path, f"question {path.stem}", 1.8e9, "demo", "m", 1)
+
+    app = app_for()
+    async with app.run_test(size=(110, 36)) as pilot:
+        dialog = SessionsScreen([Path(f"/s/{n}.yaml") for n in range(6)], read)
+        await app.push_screen(dialog)
+        await wait_for(pilot, lambda: dialog.loaded)
+        assert titles(dialog) == [*(f"question {n}" for n in range(3)), "⚠ 3.yaml: cannot be opened"] + [
+            f"question {n}" for n in (4, 5)
+        ]

@@ -32,6 +32,16 @@ def _matches(info: SessionInfo, needle: str) -> bool:
     return not needle or needle in f"{info.title} {info.profile} {info.model} {info.date} {info.error or ''}".lower()
 
 
+def _row(read: Callable[[Path], SessionInfo], path: Path) -> SessionInfo:
+    """A session's row; whatever goes wrong reading one file is that file's row, and the list goes on."""
+    try:
+        return read(path)
+    except Exception as exc:  # (a file is outside text: no failure of one may stop the list)
+        from chatterm.cassette.store import SessionInfo
+
+        return SessionInfo(path, path.name, 0.0, "", "", 0, error=f"{path.name}: cannot be listed ({exc})")
+
+
 def _clip(text: str, width: int = 48) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
@@ -114,7 +124,7 @@ class SessionsScreen(Dialog[Path | None]):
         for path in self.paths:
             if self._stop.is_set():
                 break
-            batch.append(read(path))
+            batch.append(_row(read, path))
             if time.monotonic() - shown > self.BATCH or len(batch) >= self.MOST:
                 self.post_message(self.Rows(batch, False))
                 batch, shown = [], time.monotonic()
