@@ -3,6 +3,7 @@
     python3 -m bench.run            # every scenario (several minutes on 2 cores)
     python3 -m bench.run --quick    # a short smoke of each (CI runs this as its own step)
     python3 -m bench.run --app "elia" --ready "Send"   # S1/S2 for another app (see bench/README.md)
+    python3 -m bench.run --only over-time   # only the rows of bench/overtime.py (printed, not written)
 
 Writes bench/RESULTS.md unless --no-write.
 """
@@ -153,6 +154,7 @@ def main() -> int:
     parser.add_argument("--app", help="a command line to measure instead of chatterm; {base_url} is replaced")
     parser.add_argument("--ready", default="Enter sends", help="text on screen when the app is ready")
     parser.add_argument("--no-write", action="store_true", help="do not write bench/RESULTS.md")
+    parser.add_argument("--only", choices=["over-time"], help="only these rows (printed, bench/RESULTS.md not written)")
     args = parser.parse_args()
     # Measure chatterm as installed: pip compiles an installed package's bytecode, an editable install compiles
     # it on first import, unless PYTHONDONTWRITEBYTECODE is set (as on some CI machines): compile it here.
@@ -168,6 +170,9 @@ def main() -> int:
         rows.append((name, value, ratio, target))
         print(f"{name:<44} {value:<34} {ratio:<12} {target}", flush=True)
 
+    if args.only == "over-time":
+        over_time(add, args.quick)
+        return 0
     s1 = blackbox_vs_bare(command, Scenario(n(3000)), args.ready, "S1", runs=3)
     add(
         "S1 first byte -> last token on screen",
@@ -259,7 +264,44 @@ def main() -> int:
     add("500-turn session: time to interactive", f"{opened['interactive']:.2f} s", "", "<= 1.5 s")
     add("500-turn session: RSS", f"{opened['rss_mb']:.0f} MB", "", "<= 250 MB")
     add("show --json of a 10 MB recording", f"{show_big(10 * scale):.2f} s", "", "<= 1.5 s")
+    over_time(add, args.quick)
     return _finish(rows, args, "chatterm")
+
+
+def _range(figure: tuple[float, float, float], unit: str = " s") -> str:
+    """A median and the range of its runs."""
+    median, low, high = figure
+    return f"{median:.2f}{unit} ({low:.2f}-{high:.2f})"
+
+
+def over_time(add: Any, quick: bool) -> None:
+    """The rows of bench/overtime.py: medians, with the range of the runs (this machine is shared)."""
+    from bench import overtime
+
+    runs = 1 if quick else 3
+    events = 3_000 if quick else 30_000
+    flood = overtime.record_flood(events, runs=3 if quick else 5)
+    add(
+        f"ask --record under a flood ({events:,} events)",
+        f"{flood['recorded']:.2f} s (without --record {flood['plain']:.2f} s)",
+        f"{flood['ratio']:.2f}x ({flood['ratio_low']:.2f}-{flood['ratio_high']:.2f})",
+        "<= 1.5x",
+    )
+    count = 500 if quick else 5000
+    sessions = overtime.sessions_dialog(count, runs)
+    for state, label in (("cold", "no index"), ("warm", "indexed")):
+        figures = sessions[state]
+        add(f"Ctrl+O, {count:,} sessions, {label}: first rows", _range(figures["first"]), "", "at once")
+        add(f"Ctrl+O, {count:,} sessions, {label}: full list", _range(figures["full"]), "", "<= 2 s")
+        add(f"Ctrl+O, {count:,} sessions, {label}: longest hold", _range(figures["stall"]), "", "")
+    profiles = 20 if quick else 200
+    probed = overtime.profiles_dialog(profiles, runs)
+    add(f"Ctrl+L, {profiles} local profiles: the dialog", _range(probed["dialog"]), "", "at once")
+    add(f"Ctrl+L, {profiles} local profiles: all servers asked", _range(probed["filled"]), "", "")
+    megabytes = 3.7 if quick else 37
+    for shape, figures in overtime.replay_shapes(megabytes, runs).items():
+        add(f"replay --instant, {megabytes:g} MB go-vcr, {shape}", _range(figures["seconds"]), "", "<= 5 s")
+        add("  (its CPU by then)", _range(figures["cpu"]), "", "")
 
 
 def _finish(rows: list[tuple[str, str, str, str]], args: argparse.Namespace, subject: str) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from chatterm.cassette.dataio import load_json, load_yaml, read_bytes
@@ -20,28 +21,69 @@ def load_recording(path: str | Path) -> Recording:
 
 _ITEM = b"\n- request:"
 _TRAILER = b"version: 1\n"
+_GOVCR_HEADS = (b"---\nversion: 2\ninteractions:\n", b"version: 2\ninteractions:\n")
+_GOVCR_ITEM = b"\n- id: "
+_TOP_LEVEL = re.compile(rb"\n[^ \n#-]")
+"""A line at the top level of a YAML document (a key): after go-vcr's items, there must be none."""
 
 
 def load_tail(path: str | Path, count: int) -> tuple[Recording, int]:
     """The last `count` interactions of a recording and how many it holds in all.
 
-    A vcrpy cassette as chatterm (and vcrpy) writes it, `interactions:` then items each starting with
-    `- request:` at the start of a line, then `version: 1`, is cut at those lines and only its tail is parsed:
-    opening a long session does not wait for its whole history. Anything else is parsed whole.
+    A cassette laid out as chatterm, vcrpy and go-vcr write them (a vcrpy cassette: `interactions:`, items each
+    starting with `- request:` at the start of a line, `version: 1`; a go-vcr one: `version: 2`, `interactions:`,
+    items each starting with `- id:`) is cut at those lines and only its tail is parsed: opening a long session does
+    not wait for its whole history. Anything else is parsed whole.
+
+    Two calls in a row for the same file, unchanged, and the same count read it once: the replay command and the
+    sessions list check a file before the app is given it, and the app opens it with the same call. The second call
+    gets what the first read (the first only checks, it keeps nothing).
     """
+    global _last
     path = Path(path)
+    key = (*_stamp(path), count)
+    last, _last = _last, None
+    if last is not None and last[0] == key and key[1] >= 0:
+        return last[1]
     data = read_bytes(path)
+    head, marker, end = _layout(data)
+    total = data.count(marker, len(head) - 1, end) if marker else 0  # (bytes.count and rfind: cut in milliseconds)
+    if total > count:
+        start = end
+        for _ in range(count):
+            start = data.rfind(marker, 0, start)
+        tail = (parse_recording(head + data[start + 1 :], str(path)), total)
+    else:
+        recording = parse_recording(data, str(path))
+        kept = recording.interactions[-count:] if count else []
+        tail = (Recording(format=recording.format, interactions=kept), len(recording.interactions))
+    _last = (key, tail)
+    return tail
+
+
+def _layout(data: bytes) -> tuple[bytes, bytes, int]:
+    """The head before the first item, the start of an item, and where the items end, of a cassette in a layout
+    that can be cut; (b"", b"", 0) for any other file."""
     if data.startswith(b"interactions:\n- request:") and data.endswith(_TRAILER):
-        total = data.count(_ITEM)  # (bytes.count and rfind, not a regex: a long session is cut in milliseconds)
-        if total > count:
-            start = len(data)
-            for _ in range(count):
-                start = data.rfind(_ITEM, 0, start)
-            tail = b"interactions:\n" + data[start + 1 :]
-            return parse_recording(tail, str(path)), total
-    recording = parse_recording(data, str(path))
-    kept = recording.interactions[-count:] if count else []
-    return Recording(format=recording.format, interactions=kept), len(recording.interactions)
+        return b"interactions:\n", _ITEM, len(data) - len(_TRAILER)
+    end = len(data) - 4 if data.endswith(b"\n...\n") else len(data)  # (the end of the document, marked)
+    for head in _GOVCR_HEADS:
+        if data.startswith(head + _GOVCR_ITEM[1:]) and not _TOP_LEVEL.search(data, len(head), end):
+            return head, _GOVCR_ITEM, end
+    return b"", b"", 0
+
+
+_last: tuple[tuple[str, int, int, int, int], tuple[Recording, int]] | None = None
+"""What the last call of `load_tail` gave, for the next one with the same file, unchanged, and count (once: from
+then on it is that caller's to change)."""
+
+
+def _stamp(path: Path) -> tuple[str, int, int, int]:
+    try:
+        info = path.stat()
+    except OSError:
+        return (str(path), -1, -1, -1)
+    return (str(path), info.st_ino, info.st_size, info.st_mtime_ns)
 
 
 def parse_recording(data: bytes, name: str = "<recording>") -> Recording:

@@ -11,18 +11,20 @@ import functools
 import os
 import secrets as random_names
 import threading
-import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
 from chatterm import locations
-from chatterm.cassette.load import load_recording
-from chatterm.cassette.model import Interaction, Recording, RecordingError
+from chatterm.cassette import session_index
+from chatterm.cassette.model import Interaction, Recording
 from chatterm.cassette.redact import clean_interaction
+from chatterm.cassette.session_index import SessionIndex, index_session
+from chatterm.cassette.session_rows import SessionInfo, first_prompt, quick_row, read_row
 from chatterm.cassette.vcr_yaml import ItemWriter, assemble_vcr
 from chatterm.private_files import claim, write_private
+
+__all__ = ["SessionInfo", "SessionSaver", "first_prompt", "list_sessions", "new_session_path", "session_info"]
 
 
 def new_session_path(directory: Path | None = None) -> Path:
@@ -36,7 +38,12 @@ class SessionSaver:
 
     Args:
         path: the session file.
-        on_error: called (from the saving thread) with a one-line message when a write fails.
+        on_error: called (from the saving thread) with a one-line message when a write fails, once until a write
+            succeeds again.
+        own_file: take a file of its own, never one that exists (a new name if `path` does), and keep its row in
+            the sessions list's index (at the end of each turn, and when closed); False writes `path` whatever is
+            there (`ask --record PATH`).
+        failure: the message on_error gets, with `{path}` and `{reason}` filled in.
     """
 
     def __init__(
@@ -44,13 +51,19 @@ class SessionSaver:
         path: Path,
         secrets: tuple[str, ...] = (),
         on_error: Callable[[str], None] | None = None,
+        own_file: bool = True,
+        failure: str = "cannot save the session to {path} ({reason}); the chat goes on",
     ) -> None:
         self.path = path
         self.secrets = secrets
         self.on_error = on_error
+        self.failure = failure
         self.failed = False
         self.writes = 0
-        self._claimed = False
+        self._claimed = not own_file
+        self._indexed = own_file
+        self._unindexed: bytes | None = None
+        """What was last written, while its row is not in the index yet."""
         self._rendered: dict[int, tuple[Interaction, bytes]] = {}
         self._writers: dict[int, tuple[Interaction, ItemWriter]] = {}
         self._pending: Recording | None = None
@@ -79,6 +92,8 @@ class SessionSaver:
         self._closed = True
         self._wake.set()
         self._thread.join(5)
+        if self._unindexed is not None and not self._thread.is_alive():
+            self._index(self._unindexed)
 
     def _run(self) -> None:
         while not self._closed:
@@ -119,44 +134,34 @@ class SessionSaver:
                 while not claim(self.path):  # never write over another process's session
                     self.path = new_session_path(self.path.parent)
                 self._claimed = True
-            write_private(self.path, self._render(snapshot))
+            data = self._render(snapshot)
+            write_private(self.path, data)
             self.writes += 1
             self.failed = False
+            if self._indexed:
+                self._unindexed = data
+                if all(interaction.done for interaction in snapshot.interactions):
+                    self._index(data)
         except Exception as exc:
             if not self.failed and self.on_error is not None:
                 reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-                self.on_error(f"cannot save the session to {self.path} ({reason}); the chat goes on")
+                self.on_error(self.failure.format(path=self.path, reason=reason))
             self.failed = True
 
-
-@dataclass
-class SessionInfo:
-    path: Path
-    title: str
-    modified: float
-    profile: str
-    model: str
-    turns: int
-    error: str | None = None
-    """Why the file cannot be opened, for a corrupt session (it is listed, not hidden)."""
-
-    @property
-    def date(self) -> str:
-        return time.strftime("%Y-%m-%d %H:%M", time.localtime(self.modified))
-
-
-def first_prompt(recording: Recording) -> str:
-    for interaction in recording.interactions:
-        if interaction.request is None:
-            continue
-        for message in interaction.request.messages:
-            if isinstance(message, dict) and message.get("role") == "user" and isinstance(message.get("content"), str):
-                return " ".join(message["content"].split())
-    return "(no prompt recorded)"
+    def _index(self, data: bytes) -> None:
+        """Put the row of what was written in the sessions list's index (read from the bytes themselves, so it is
+        what the list would read)."""
+        row = quick_row(data, self.path.name)
+        try:
+            if row is not None:
+                index_session(self.path, row)
+        except OSError:
+            pass  # (the list reads the file instead)
+        self._unindexed = None
 
 
 def session_info(path: Path) -> SessionInfo:
-    """What the sessions list shows of a saved session; read again only when the file has changed."""
+    """The row of one saved session; read again only when the file has changed."""
     try:
         stat = path.stat()
     except OSError:
@@ -164,46 +169,23 @@ def session_info(path: Path) -> SessionInfo:
     return _read_info(path, (stat.st_mtime_ns, stat.st_size))
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=64)
 def _read_info(path: Path, stamp: tuple[int, int]) -> SessionInfo:
-    """(`stamp`, the file's change time in ns and size, keys the cache: a session is read whole to be listed.)"""
-    modified = stamp[0] / 1e9
-    try:
-        recording = load_recording(path)
-    except RecordingError as exc:
-        reason = str(exc).removeprefix(f"{path}: ")
-        return SessionInfo(path, path.name, modified, "", "", 0, error=f"{path.name}: {reason}")
-    meta = recording.interactions[-1].meta if recording.interactions else {}
-    model = meta.get("model") or next(
-        (i.request.model for i in reversed(recording.interactions) if i.request and i.request.model), ""
-    )
-    return SessionInfo(
-        path=path,
-        title=first_prompt(recording)[:80],
-        modified=modified,
-        profile=str(meta.get("profile") or ""),
-        model=str(model or ""),
-        turns=len(recording.interactions),
-    )
+    """(`stamp`, the file's change time in ns and size, keys the cache.)"""
+    return read_row(path, stamp[0] / 1e9)
 
 
 def session_paths(directory: Path | None = None) -> list[Path]:
     """The saved sessions' files, newest first."""
-    directory = directory or locations.sessions_dir()
-    try:
-        paths = [p for p in directory.iterdir() if p.suffix == ".yaml" and not p.name.startswith(".")]
-    except OSError:
-        return []
-    return sorted(paths, key=_modified, reverse=True)
-
-
-def _modified(path: Path) -> float:
-    try:
-        return path.stat().st_mtime
-    except OSError:
-        return 0.0
+    return session_index.session_paths(directory or locations.sessions_dir())
 
 
 def list_sessions(directory: Path | None = None) -> list[SessionInfo]:
-    """Saved sessions, newest first; corrupt files are listed with their error."""
-    return [session_info(path) for path in session_paths(directory)]
+    """Saved sessions, newest first, their rows from the index where it is up to date; corrupt files are listed
+    with their error. The index is written again when rows had to be read."""
+    directory = directory or locations.sessions_dir()
+    index = SessionIndex(directory)
+    paths = session_paths(directory)
+    rows = [index.row(path) for path in paths]
+    index.settle({path.name for path in paths})
+    return rows

@@ -116,19 +116,21 @@ class ChatSession:
             messages.pop()
         return bool(messages) and messages[-1].get("role") in ("user", "tool")
 
-    def load_history(self, recording: Recording) -> None:
-        """Continue from a replayed recording: its turns become this session's history (and file)."""
+    def load_history(self, recording: Recording, last: Reply | None = None) -> None:
+        """Continue from a replayed recording: its turns become this session's history (and file). `last`: the
+        last turn's reply when the caller has decoded it already (a long answer takes seconds)."""
         answered = answers(recording).interactions  # (the last turn, not a call recorded beside the chat)
         if not answered:
             return
-        last = answered[-1]
-        request = last.request.json() if last.request else None
+        final = answered[-1]
+        request = final.request.json() if final.request else None
         messages = request.get("messages") if isinstance(request, dict) else None
         if isinstance(messages, list):
             system = [m for m in messages if isinstance(m, dict) and m.get("role") == "system"]
             self.conversation.system = str(system[0].get("content")) if system else None
             self.conversation.messages = [m for m in messages if isinstance(m, dict) and m.get("role") != "system"]
-        self.conversation.add_reply(reply_of(last), include_reasoning=self.send_reasoning)
+        reply = last if last is not None else reply_of(final)
+        self.conversation.add_reply(reply, include_reasoning=self.send_reasoning)
         for interaction in recording.interactions:
             interaction.done = True
         self.recorder.recording.interactions[:0] = list(recording.interactions)

@@ -40,9 +40,10 @@ def run_replay(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from chatterm.cassette.load import load_tail
+    from chatterm.ui.screens.chat import OPENED_TURNS
 
     path = Path(args.path)
-    load_tail(path, 1)  # a bad file stops here: exit 2, one line
+    load_tail(path, OPENED_TURNS)  # a bad file stops here: exit 2, one line (and the app opens what this parsed)
     settings = load_settings()
     if endpoint_options_given(args):  # the conversation goes on live with the profile asked for
         choice = chosen(args, settings)

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from chatterm.cassette.write import render
+from chatterm.cassette.store import SessionSaver
 from chatterm.cli import output
 from chatterm.cli.app import chosen
 from chatterm.cli.errors import EXIT_OK, EXIT_PROVIDER, UsageError
@@ -16,7 +16,6 @@ from chatterm.conversation.reply import Reply
 from chatterm.events import Content, Reasoning, StreamError, StreamWarning, ToolCallDelta
 from chatterm.net.client import ChatClient
 from chatterm.net.recorder import Recorder
-from chatterm.private_files import write_private
 from chatterm.settings.choice import Choice
 from chatterm.settings.config import load_settings
 
@@ -60,25 +59,39 @@ class _Printer:
             self.last = "\n"
 
 
+class _RecordSaver(SessionSaver):
+    """Writes `--record`'s file as the answer streams: each save renders only what arrived since the last one (a
+    flood of small events is not rendered again every second), on a thread of its own; a failure is one warning,
+    printed when the answer is done (not in the middle of its lines)."""
+
+    def __init__(self, path: Path, secrets: tuple[str, ...]) -> None:
+        self.warnings: list[str] = []
+        super().__init__(path, secrets, self.warnings.append, own_file=False, failure="cannot write {path} ({reason})")
+
+    def take(self, recorder: Recorder) -> None:
+        """The recorder's `on_update`: save what it holds, masked with every key it knows by now."""
+        self.secrets = recorder.secrets
+        self.save(recorder.recording)
+
+
 def run_ask(args: argparse.Namespace) -> int:
     choice = chosen(args, load_settings())  # (before the prompt is read: a bad option is said at once)
     prompt = read_prompt(args.prompt)
     messages = [{"role": "system", "content": args.system}] if args.system else []
     messages.append({"role": "user", "content": prompt})
     record = Path(args.record) if args.record else None
-
-    def save(recorder: Recorder) -> None:
-        assert record is not None
-        try:
-            write_private(record, render(recorder.recording, "vcr", recorder.secrets))
-        except OSError as exc:
-            output.warning(f"cannot write {record} ({exc.strerror or exc})")
-
-    recorder = Recorder(on_update=save, secrets=choice.endpoint.secrets) if record else None
-    reply = asyncio.run(_ask(choice, messages, recorder, show_reasoning=not args.no_reasoning))
-    if recorder is not None and recorder.interactions:
-        recorder.interactions[-1].meta.update({"profile": choice.profile, "model": choice.endpoint.model})
-        save(recorder)
+    saver = _RecordSaver(record, choice.endpoint.secrets) if record else None
+    recorder = Recorder(on_update=saver.take, secrets=saver.secrets) if saver else None
+    try:
+        reply = asyncio.run(_ask(choice, messages, recorder, show_reasoning=not args.no_reasoning))
+        if recorder is not None and recorder.interactions:
+            recorder.interactions[-1].meta.update({"profile": choice.profile, "model": choice.endpoint.model})
+            recorder.updated()
+    finally:
+        if saver is not None:
+            saver.close()
+            for warning in saver.warnings:
+                output.warning(warning)
     if reply.error is not None:
         output.error(reply.error.message)
         return EXIT_PROVIDER

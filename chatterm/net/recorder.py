@@ -30,6 +30,8 @@ from chatterm.net.sockets import AsyncioStream
 STOPPED = "the answer was stopped before it ended"
 INCOMPLETE = "the answer was still streaming when this was saved"
 """Marks a snapshot taken mid-answer; if the process dies, the file says the answer was cut short."""
+FLUSH_INTERVAL = 1.0
+"""Seconds between the snapshots of a streaming response (a crash loses at most this much of it)."""
 
 
 def _headers(headers: httpx.Headers) -> Headers:
@@ -44,20 +46,21 @@ class Recorder:
 
     Args:
         on_update: called with the recorder when an exchange completes, and at most every
-            `flush_interval` seconds while a response streams, so a crash loses (almost) nothing.
+            `flush_interval` seconds (FLUSH_INTERVAL by default) while a response streams, so a crash loses (almost)
+            nothing.
         secrets: the keys to mask wherever they appear (a session adds those of each profile it switches to).
     """
 
     def __init__(
         self,
         on_update: Callable[[Recorder], None] | None = None,
-        flush_interval: float = 1.0,
+        flush_interval: float | None = None,
         secrets: tuple[str, ...] = (),
         recording_format: str = "vcr",
     ) -> None:
         self.recording = Recording(format=recording_format)
         self.on_update = on_update
-        self.flush_interval = flush_interval
+        self.flush_interval = FLUSH_INTERVAL if flush_interval is None else flush_interval
         self.secrets = secrets
         self._capture: _Capture | None = None
 

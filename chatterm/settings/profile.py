@@ -52,7 +52,7 @@ class ProfileSettings(BaseModel):
     read_timeout: float = 300.0
     """Seconds without any data before an answer is given up as stalled."""
     local: bool = False
-    """A local server (no key); offered only when it answers on its port."""
+    """A local server (no key); the profile switcher says whether it answers on its port."""
     allow_link_local: bool = False
     """Allow a link-local base URL (169.254.0.0/16, fe80::/10, fd00:ec2::254), where cloud metadata services answer."""
 

@@ -29,7 +29,7 @@ from chatterm.ui.markdown.blocks import warm_up
 from chatterm.ui.memory import tune_garbage_collector
 from chatterm.ui.plain import notify
 from chatterm.ui.screens.chat import ChatScreen
-from chatterm.ui.screens.profiles import ProfileRow, ProfileScreen, Switch
+from chatterm.ui.screens.profiles import CHECKING, ProfileRow, ProfileScreen, Switch
 from chatterm.ui.screens.sessions import SessionsScreen
 from chatterm.ui.themes import load_themes
 
@@ -222,11 +222,12 @@ class ChatApp(App[None]):
     async def _open_session(self, path: Path | None) -> None:
         from chatterm.cassette.load import load_tail
         from chatterm.cassette.model import RecordingError
+        from chatterm.ui.screens.chat import OPENED_TURNS
 
         if path is None:
             return
-        try:
-            await asyncio.to_thread(load_tail, path, 1)  # said here, before the chat is replaced
+        try:  # said here, before the chat is replaced (and the chat opens what this parsed)
+            await asyncio.to_thread(load_tail, path, OPENED_TURNS)
         except RecordingError as exc:
             notify(self, str(exc), severity="error")
             return
@@ -240,22 +241,16 @@ class ChatApp(App[None]):
 
     # -- profiles -------------------------------------------------------------------------------------------
 
-    async def profile_rows(self) -> list[ProfileRow]:
-        """Every usable-or-not profile; local servers only when they answer on their port."""
-
-        from chatterm.net.models import answers
-
+    def profile_rows(self) -> list[ProfileRow]:
+        """Every usable-or-not profile, at once: a local one is marked as being checked (the switcher asks its
+        server and fills in whether it answers)."""
         rows = [ProfileRow(DEMO, "recorded answers", "offline", True)]
-        local = [name for name, p in self.settings.profiles.items() if p.local]
-        running = await asyncio.gather(*(answers(self.settings.profiles[name].base_url) for name in local))
-        offline = {name for name, up in zip(local, running, strict=True) if not up}
         for name, profile in sorted(self.settings.profiles.items()):
-            if name in offline:
+            if profile.local:
+                rows.append(ProfileRow(name, profile.model, CHECKING, True, base_url=profile.base_url))
                 continue
             found = find_key(name, profile.api_key_env)
-            if profile.local:
-                key, usable = "local server", True
-            elif found is not None:
+            if found is not None:
                 key, usable = f"key: {found.source}", True
             else:
                 key, usable = f"no key ({profile.api_key_env})", False
@@ -263,7 +258,7 @@ class ChatApp(App[None]):
         return rows
 
     async def action_switch_profile(self) -> None:
-        self.push_screen(ProfileScreen(await self.profile_rows(), self.choice.profile), self._switch)
+        self.push_screen(ProfileScreen(self.profile_rows(), self.choice.profile), self._switch)
 
     async def action_switch_model(self) -> None:
         from chatterm.net.models import list_models

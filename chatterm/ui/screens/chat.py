@@ -232,13 +232,15 @@ class ChatScreen(Screen[None]):
         await self._prune()
         collect_when_idle()
 
-    async def _show_at_once(self, recording: Recording, earlier: int = 0) -> None:
-        """A recording shown finished: only the last OPENED_TURNS mounted (`earlier` turns not loaded)."""
+    async def _show_at_once(self, recording: Recording, earlier: int = 0) -> Reply | None:
+        """A recording shown finished: only the last OPENED_TURNS mounted (`earlier` turns not loaded). Returns the
+        reply of its last exchange (for the history: an answer is decoded once)."""
         from chatterm.cassette.summary import answers, reply_of
 
         interactions = answers(recording).interactions  # (a turn retried shows as the attempt that answered it)
         first_shown = max(len(interactions) - OPENED_TURNS, 0)
         widgets = []
+        reply = None
         for number, interaction in enumerate(interactions):
             reply = reply_of(interaction)
             turn = _export_turn(interaction, reply)
@@ -260,6 +262,7 @@ class ChatScreen(Screen[None]):
             notice, reasoning_tokens = message.preset
             await message.finish(notice=notice, reasoning_tokens=reasoning_tokens)
         self.conversation_view.scroll_end(animate=False)
+        return reply if interactions and interactions[-1] is recording.interactions[-1] else None
 
     def action_stop(self) -> None:
         if self.streaming and self._worker is not None:
@@ -300,17 +303,18 @@ class ChatScreen(Screen[None]):
         except RecordingError as exc:
             notify(self, str(exc), severity="error")
             return
-        await self._show_at_once(tail, earlier=total - len(tail.interactions))
+        last = await self._show_at_once(tail, earlier=total - len(tail.interactions))
         await self.info("Replay finished. Type to continue the conversation live.")
         if total == len(tail.interactions):
-            session.load_history(tail)
+            session.load_history(tail, last)
         else:
-            self._history = asyncio.ensure_future(self._load_history(path, tail))
+            self._history = asyncio.ensure_future(self._load_history(path, tail, last))
 
-    async def _load_history(self, path: Path, tail: Recording) -> None:
-        """The rest of a long recording, for the history, the session file and export."""
+    async def _load_history(self, path: Path, tail: Recording, last: Reply | None) -> None:
+        """The rest of a long recording, for the history, the session file and export (`last`: the reply of its last
+        exchange, shown already)."""
         from chatterm.cassette.load import load_recording
-        from chatterm.cassette.model import RecordingError
+        from chatterm.cassette.model import Recording, RecordingError
         from chatterm.cassette.summary import answers
 
         session = await self.ready()
@@ -320,10 +324,10 @@ class ChatScreen(Screen[None]):
         except RecordingError as exc:
             notify(self, f"only the last turns could be loaded: {exc}", severity="warning")
             recording = tail
-        turns = await asyncio.to_thread(_export_turns, recording)
         shown = len(answers(tail).interactions)
-        self.turns[:0] = turns[: len(turns) - shown]  # the tail's turns are there already
-        session.load_history(recording)
+        earlier = answers(recording).interactions[: -shown or None]  # the tail's turns are there already
+        self.turns[:0] = await asyncio.to_thread(_export_turns, Recording(recording.format, earlier))
+        session.load_history(recording, last)
 
     @work(exclusive=True, group="answer")
     async def replay(self, recording: Recording, speed: float, instant: bool) -> None:
@@ -333,8 +337,8 @@ class ChatScreen(Screen[None]):
 
         session = await self.ready()
         if instant:
-            await self._show_at_once(recording)
-            session.load_history(recording)
+            last = await self._show_at_once(recording)
+            session.load_history(recording, last)
             await self.info("Replay finished. Type to continue the conversation live.")
             return
         answered = answers(recording)  # one turn per question asked, however many attempts it took

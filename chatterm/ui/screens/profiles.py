@@ -1,4 +1,9 @@
-"""The profile switcher: every profile with where its key comes from; Enter switches (mid-conversation)."""
+"""The profile switcher: every profile with where its key comes from; Enter switches (mid-conversation).
+
+A local profile's server is asked whether it answers while the switcher shows (all of them at once, each within a
+short time: `chatterm.net.models.answering`), and its row says so as the answer comes. The asking belongs to the
+screen and ends with it.
+"""
 
 from __future__ import annotations
 
@@ -13,6 +18,10 @@ from textual.widgets.option_list import Option
 from chatterm.ui.plain import notify, plain
 from chatterm.ui.screens.dialog import Dialog
 
+CHECKING = "local server: checking…"
+ANSWERS = "local server"
+SILENT = "local server: not answering"
+
 
 @dataclass
 class ProfileRow:
@@ -21,6 +30,8 @@ class ProfileRow:
     key: str
     """Where the key comes from, or why the profile cannot be used yet."""
     usable: bool
+    base_url: str | None = None
+    """A local profile's server, to be asked whether it answers."""
 
 
 @dataclass
@@ -48,6 +59,8 @@ class ProfileScreen(Dialog[Switch | None]):
         self.current = current
         self.model_only = model_only
         self.models = models or []
+        self.probed = not any(row.base_url for row in rows)
+        """Every local server has answered or had its time."""
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -74,6 +87,25 @@ class ProfileScreen(Dialog[Switch | None]):
         if self.current in names:
             options.highlighted = names.index(self.current)
         options.focus()
+        if not self.probed:
+            self.run_worker(self._probe(), name="probe local servers", exit_on_error=False)
+
+    async def _probe(self) -> None:
+        from chatterm.net.models import answering
+
+        local = [row for row in self.rows if row.base_url]
+        try:
+            async for base_url, up in answering(row.base_url for row in local if row.base_url):
+                for row in local:
+                    if row.base_url == base_url:
+                        self._answered(row, up)
+        finally:
+            self.probed = True
+
+    def _answered(self, row: ProfileRow, up: bool) -> None:
+        row.key, row.usable = (ANSWERS, True) if up else (SILENT, False)
+        if self.is_attached:
+            self.query_one("#profiles", OptionList).replace_option_prompt(row.name, plain(self._row_text(row)))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         option_id = str(event.option.id)
@@ -92,6 +124,9 @@ class ProfileScreen(Dialog[Switch | None]):
 
     def _choose(self, name: str) -> None:
         row = next(r for r in self.rows if r.name == name)
+        if row.key == SILENT:
+            notify(self, f"{name}: no local server answers at {row.base_url}; start it and press Ctrl+L again")
+            return
         if not row.usable:
             from chatterm.settings.keys import keyring_available
 

@@ -1,0 +1,165 @@
+"""What the sessions list shows of one session file, read within bounds.
+
+A session file is a vcrpy cassette as chatterm writes it: `interactions:`, items that each start with `- request:`
+at the start of a line, `version: 1`. Its row needs little of it: the first prompt (in the first request's body),
+the profile and model of the last answer (chatterm's notes at the end of the last item, or the last request's
+model), and the number of items. So a file in that layout is cut at those lines and only those parts are parsed:
+each is one YAML scalar or a small mapping, whatever the size of the answers around them. Anything else is parsed
+whole, and only while it is small: a file of any size or shape costs about what reading its bytes does, and a bad
+one is a row that says why rather than a list that waits.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from chatterm.cassette.dataio import load_yaml, read_bytes
+from chatterm.cassette.load import parse_recording
+from chatterm.cassette.model import Recording, RecordingError, Request
+from chatterm.cassette.vcr import EXTRA, body_bytes
+
+WHOLE_LIMIT = 1024 * 1024
+"""The largest file parsed whole to be listed (one not in chatterm's layout): YAML dense with nodes parses at about a
+megabyte a second."""
+NO_PROMPT = "(no prompt recorded)"
+_HEAD = b"interactions:\n- request:\n"
+_FIRST = len(b"interactions:\n")
+_ITEM = b"\n- request:\n"
+_TRAILER = b"\nversion: 1\n"
+_RESPONSE = b"\n  response:\n"
+_NOTES = b"\n    " + EXTRA.encode() + b":\n"
+Row = tuple[str, str, str, int]
+"""Title, profile, model, number of exchanges."""
+_KEY = re.compile(rb"\n    [A-Za-z_]+:")
+"""The next key of a request or a response (at their indent), where the value before it ends."""
+
+
+@dataclass
+class SessionInfo:
+    path: Path
+    title: str
+    modified: float
+    profile: str
+    model: str
+    turns: int
+    error: str | None = None
+    """Why the file cannot be opened, for a corrupt session (it is listed, not hidden)."""
+
+    @property
+    def date(self) -> str:
+        try:
+            return time.strftime("%Y-%m-%d %H:%M", time.localtime(self.modified))
+        except (OverflowError, ValueError, OSError):  # a file dated where the calendar does not reach
+            return "?"
+
+
+def first_prompt(recording: Recording) -> str:
+    for interaction in recording.interactions:
+        if interaction.request is not None and (prompt := prompt_of(interaction.request)) is not None:
+            return prompt
+    return NO_PROMPT
+
+
+def prompt_of(request: Request) -> str | None:
+    """The first user message of a request that is text, on one line; None if there is none."""
+    for message in request.messages:
+        if isinstance(message, dict) and message.get("role") == "user" and isinstance(message.get("content"), str):
+            return " ".join(message["content"].split())
+    return None
+
+
+def read_row(path: Path, modified: float) -> SessionInfo:
+    """The row of a session file (`modified`: its change time, from the caller's stat)."""
+    try:
+        data = read_bytes(path)
+        row = quick_row(data, path.name)
+        if row is None:
+            if len(data) > WHOLE_LIMIT:
+                size = f"{len(data) / 2**20:.1f} MiB"
+                raise RecordingError(f"{path}: not a session chatterm wrote, too large ({size}) to read for the list")
+            row = row_of(parse_recording(data, str(path)))
+    except RecordingError as exc:
+        reason = str(exc).removeprefix(f"{path}: ")
+        return SessionInfo(path, path.name, modified, "", "", 0, error=f"{path.name}: {reason}")
+    title, profile, model, turns = row
+    return SessionInfo(path, title[:80], modified, profile, model, turns)
+
+
+def row_of(recording: Recording) -> Row:
+    interactions = recording.interactions
+    meta = interactions[-1].meta if interactions else {}
+    model = meta.get("model") or next(
+        (i.request.model for i in reversed(interactions) if i.request and i.request.model), ""
+    )
+    return first_prompt(recording), str(meta.get("profile") or ""), str(model or ""), len(interactions)
+
+
+def quick_row(data: bytes, name: str) -> Row | None:
+    """The row of a file in chatterm's layout from its first and last items only; None when it needs more."""
+    if not (data.startswith(_HEAD) and data.endswith(_TRAILER)):
+        return None
+    end = len(data) - len(_TRAILER) + 1
+    second = data.find(_ITEM, _FIRST)
+    last = data[data.rfind(_ITEM) + 1 : end]
+    first = _request(data[_FIRST : second + 1 if second >= 0 else end], name)
+    title = prompt_of(first) if first is not None else None
+    notes = _notes(last, name)
+    if title is None or notes is None:
+        return None
+    model = notes.get("model")
+    if not model:
+        request = _request(last, name)
+        model = request.model if request is not None else None
+        if not model and second >= 0:
+            return None  # (an earlier request may name it)
+    return title, str(notes.get("profile") or ""), str(model or ""), data.count(_ITEM)
+
+
+def _request(item: bytes, name: str) -> Request | None:
+    """An item's request with its body only, read from the body's value alone (one scalar, whatever its size)."""
+    end = item.find(_RESPONSE)
+    at = item.find(b"\n    body: ", 0, end)
+    if end < 0 or at < 0:
+        return None
+    start = at + len(b"\n    body: ")
+    if item[start : start + 1] in (b"{", b"[", b"&", b"*"):
+        return None  # (a collection or an alias: not what chatterm writes)
+    stop = _KEY.search(item, start, end + 1)
+    parsed = _yaml(b"body: " + item[start : stop.start() if stop else end], name)
+    body = parsed.get("body") if isinstance(parsed, dict) else None
+    return Request("POST", "", body=body_bytes(body)) if isinstance(body, (str, bytes)) else None
+
+
+def _notes(item: bytes, name: str) -> dict[str, Any] | None:
+    """chatterm's notes on an item (the profile, the model) without the event offsets, which may be long; {} when
+    it has none, None when they cannot be read in part."""
+    response = item.find(_RESPONSE)
+    if response < 0:
+        return None
+    at = item.find(_NOTES, response)
+    if at < 0:
+        return {}
+    notes = item[at + 1 :]
+    offsets = notes.find(b"\n      offsets: ")
+    if offsets >= 0:
+        end = notes.find(b"\n", offsets + 1)
+        if notes[end : end + 9] == b"\n        ":
+            return None  # (the offsets go on over several lines)
+        notes = notes[:offsets] + notes[end:]
+    if len(notes) > WHOLE_LIMIT:
+        return None
+    parsed = _yaml(b"item:\n" + notes, name)
+    item_value = parsed.get("item") if isinstance(parsed, dict) else None
+    found = item_value.get(EXTRA) if isinstance(item_value, dict) else None
+    return found if isinstance(found, dict) else None
+
+
+def _yaml(text: bytes, name: str) -> Any:
+    try:
+        return load_yaml(text.decode("utf-8"), name)
+    except (RecordingError, UnicodeDecodeError):
+        return None
