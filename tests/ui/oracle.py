@@ -24,7 +24,9 @@ from typing import Any
 import pyte
 from rich.console import RenderableType
 from textual._compositor import Compositor, CompositorUpdate  # (the oracle compares with Textual's own)
+from textual.scrollbar import ScrollBar
 from textual.strip import Strip
+from textual.widget import Widget
 from textual.widgets import Collapsible
 
 from chatterm.terminal_text import neutralize
@@ -105,6 +107,36 @@ class Problem:
         return f"update {self.update}: {self.what}"
 
 
+def _laid_out_afresh(screen: Any) -> Compositor:
+    """A compositor of its own laid out over `screen`, leaving the live app as it was. A layout moves scrolled
+    widgets (Textual's anchor, the conversation's following) without a repaint, which the app's own next layout
+    may never do; the terminal would then be blamed for a state the oracle made."""
+    kept = [(widget, _scroll_state(widget)) for widget in screen.walk_children(with_self=True) if widget.is_scrollable]
+    compositor = Compositor()
+    compositor.reflow(screen, screen.size)
+    for widget, state in kept:
+        widget.set_reactive(Widget.scroll_y, state["scroll_y"])
+        widget.set_reactive(Widget.scroll_target_y, state["scroll_target_y"])
+        if widget._vertical_scrollbar is not None:
+            widget._vertical_scrollbar.set_reactive(ScrollBar.position, state["position"])
+        for name in _FOLLOWING_STATE:
+            if name in state:
+                setattr(widget, name, state[name])
+    return compositor
+
+
+_FOLLOWING_STATE = ("_floor", "_text_bottom")
+"""What the conversation's layout sets beside the scroll offset (chatterm/ui/widgets/conversation.py)."""
+
+
+def _scroll_state(widget: Widget) -> dict[str, Any]:
+    bar = widget._vertical_scrollbar
+    state = {"scroll_y": widget.scroll_y, "scroll_target_y": widget.scroll_target_y}
+    state["position"] = bar.position if bar is not None else 0
+    state.update({name: getattr(widget, name) for name in _FOLLOWING_STATE if hasattr(widget, name)})
+    return state
+
+
 class Oracle:
     """Plays the live app's updates into an emulator and checks each (see the module)."""
 
@@ -136,25 +168,21 @@ class Oracle:
         self.stream.feed(update.render_segments(self.app.console))
         self.updates += 1
         if self.checking and len(self.app.screen_stack) > 1 and self.app.screen is self.app.chat_screen:
+            self._check_views()
             if self._laid_out():
                 self._check_terminal()
-            self._check_views()
-            self._check_following()
+                self._check_following()
 
     def _laid_out(self) -> bool:
         """Every widget has the size the screen's layout gives it. A frame drawn while a resize is being laid out
-        (the screen's new size known, its widgets' not yet) has no whole render to compare with: the next frame
-        does, and a difference that stays is reported then."""
-        screen = self.app.screen
-        compositor = Compositor()
-        compositor.reflow(screen, screen.size)
+        (the screen's new size known, its widgets' not yet) has no whole render to compare with, nor a settled
+        place for the text's end: the next frame does, and a difference that stays is reported then."""
+        compositor = _laid_out_afresh(self.app.screen)
         return all(widget.outer_size == region.size for widget, (region, _) in compositor.visible_widgets.items())
 
     def whole_render(self) -> pyte.Screen:
         """The screen as it is now, drawn whole by Textual's own compositor."""
-        screen = self.app.screen
-        compositor = Compositor()
-        compositor.reflow(screen, screen.size)
+        compositor = _laid_out_afresh(self.app.screen)
         whole = pyte.Screen(self.terminal.columns, self.terminal.lines)
         pyte.Stream(whole).feed(compositor.render_full_update().render_segments(self.app.console))
         return whole
@@ -180,7 +208,8 @@ class Oracle:
         }
         left = [y for y, pair in differing.items() if self._differing.get(y) == pair]
         if left:
-            rows = "; ".join(f"row {y}: {self.terminal.display[y]!r} != {whole.display[y]!r}" for y in left[:3])
+            shown = [f"row {y}: {self.terminal.display[y]!r} != {whole.display[y]!r}" for y in left[:3]]
+            rows = "; ".join(row + _cells(*differing[y]) for row, y in zip(shown, left, strict=False))
             self._problem(f"the terminal differs from a whole render: {rows}")
         self._differing = differing
 

@@ -20,9 +20,17 @@ from tests.ui.oracle import Oracle, ending, final, quiet
 
 EXAMPLES = int(os.environ.get("CHATTERM_ORACLE_EXAMPLES", "10"))
 ZWJ = "\u200d"
-"""pyte, the emulator, drops everything after a zero-width joiner on a line (an emoji sequence such as 👩‍💻), where
-Rich counts the sequence as two cells: such text is compared at the view level (tests/ui/test_markdown_stream.py),
+REGIONAL = range(0x1F1E6, 0x1F200)
+"""pyte, the emulator, and Rich disagree on the width of some emoji sequences, as terminals do among themselves:
+pyte drops everything after a zero-width joiner on a line (👩‍💻), and gives each regional indicator of a flag (🇫🇷)
+two cells where Rich gives it one. Such text is compared at the view level (tests/ui/test_markdown_stream.py),
 not on the emulated screen."""
+
+
+def _emulated_alike(text: str) -> bool:
+    return ZWJ not in text and not any(ord(char) in REGIONAL for char in text)
+
+
 SIZES = [(100, 30), (80, 24), (60, 20), (120, 40), (40, 12), (24, 10), (100, 16)]
 
 REASONING = ["Hmm", ",", " the", " user", " said", " 漢字", " 😀", "\n", "\n\n", "  ", "x" * 30, ".", "\t"]
@@ -73,7 +81,7 @@ async def _run(
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 @given(
-    answer=documents().filter(lambda text: ZWJ not in text),
+    answer=documents().filter(_emulated_alike),
     reasoning=reasonings,
     cuts=st.lists(st.integers(1, 4000), max_size=60),
     byte_cuts=st.lists(st.integers(1, 8000), max_size=30),
