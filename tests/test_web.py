@@ -93,7 +93,7 @@ def test_a_port_in_use_is_one_line() -> None:
         result = run_chatterm("web", "--port", str(port), "--base-url", "http://127.0.0.1:9/v1")
     assert result.code == 2
     assert_one_line_error(result)
-    assert f"127.0.0.1:{port}" in result.stderr
+    assert f"127.0.0.1:{port}" in result.stderr and "in use" in result.stderr and "--port" in result.stderr
 
 
 @pytest.mark.parametrize("port", ["0", "65536", "http"])

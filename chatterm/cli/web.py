@@ -9,10 +9,14 @@ checked once before serving, so a bad one is one line here and not an error in e
 from __future__ import annotations
 
 import argparse
+import asyncio
+import errno
 import shlex
 import socket
 import sys
+from typing import Any
 
+from aiohttp import web
 from textual_serve.server import Server
 
 from chatterm.cli import output
@@ -25,23 +29,53 @@ from chatterm.settings.config import load_settings
 _ANY_ADDRESS = ("0.0.0.0", "::")
 
 
+TAB_ENDING = 10.0
+"""Seconds the server gives the tabs' apps to end when it stops, before it stops without them."""
+
+
 class WebServer(Server):
-    """textual-serve's server, saying what it serves in chatterm's own lines, and refusing in one line an address
-    it cannot listen on."""
+    """textual-serve's server, saying what it serves in chatterm's own lines, refusing in one line an address it
+    cannot listen on, and ending the apps of the open tabs when it stops (textual-serve's handler of a tab's
+    websocket, cancelled, tells its app to quit and waits for it), so that Ctrl+C ends the server at once instead
+    of after the web server's wait for open connections."""
+
+    def __init__(self, command: str, **options: Any) -> None:
+        super().__init__(command, **options)
+        self.tabs: set[asyncio.Task[Any]] = set()
+
+    async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
+        tab = asyncio.current_task()
+        assert tab is not None
+        self.tabs.add(tab)
+        try:
+            response: web.WebSocketResponse = await super().handle_websocket(request)
+            return response
+        finally:
+            self.tabs.discard(tab)
+
+    async def on_shutdown(self, app: web.Application) -> None:
+        for tab in self.tabs:
+            tab.cancel()
+        if self.tabs:
+            await asyncio.wait(self.tabs, timeout=TAB_ENDING)
 
     def serve(self, debug: bool = False) -> None:
-        where = f"{url_host(self.host)}:{self.port}"
         family = socket.AF_INET6 if ":" in self.host else socket.AF_INET
         try:  # a port in use or a bad address stops here, before the server has said it is up
-            socket.create_server((self.host, self.port), family=family).close()
-        except OSError as exc:
-            raise UsageError(f"cannot listen on {where} ({exc.strerror or exc}); choose another --port") from None
-        try:
+            with socket.socket(family, socket.SOCK_STREAM) as probe:
+                probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server's own socket
+                probe.bind((self.host, self.port))
             super().serve(debug=debug)
         except OSError as exc:
-            raise UsageError(f"cannot listen on {where} ({exc.strerror or exc}); choose another --port") from None
+            raise UsageError(self._cannot_listen(exc)) from None
 
-    async def on_startup(self, app: object) -> None:
+    def _cannot_listen(self, exc: OSError) -> str:
+        where = f"cannot listen on {url_host(self.host)}:{self.port}"
+        if exc.errno == errno.EADDRINUSE:
+            return f"{where}: the port is in use; choose another --port"
+        return f"{where} ({exc.strerror or exc})"
+
+    async def on_startup(self, app: web.Application) -> None:
         output.say(self.public_url, flush=True)
         output.say("serving the chat app, a session for each browser tab; Ctrl+C stops", stderr=True, flush=True)
 
