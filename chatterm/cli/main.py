@@ -49,6 +49,10 @@ def _dispatch(args: argparse.Namespace) -> int:
             from chatterm.cli import profiles
 
             return profiles.run_profiles(args) if args.command == "profiles" else profiles.run_key(args)
+        if args.command == "web":
+            from chatterm.cli.web import run_web
+
+            return run_web(args)
         if args.command == "replay":
             from chatterm.cli.app import run_replay
 

@@ -32,6 +32,13 @@ def _positive(text: str) -> float:
     return value
 
 
+def _web_port(text: str) -> int:
+    value = _port(text)
+    if value == 0:  # the page names the port it is served on, so it must be known before serving
+        raise argparse.ArgumentTypeError(f"must be a port from 1 to 65535: {text!r}")
+    return value
+
+
 def _port(text: str) -> int:
     try:
         value = int(text)
@@ -52,8 +59,8 @@ ENDPOINT_OPTIONS = {
 }
 """The options that choose what answers (attribute: flag). They may come before or after the subcommand; the
 commands that do not talk to a model refuse them (`endpoint_options`)."""
-TAKE_ENDPOINT_OPTIONS = (None, "ask", "replay")
-"""The commands that talk to a model (None: the app)."""
+TAKE_ENDPOINT_OPTIONS = (None, "ask", "replay", "web")
+"""The commands that talk to a model (None: the app; `web` passes them on to the app it serves)."""
 
 
 def _endpoint_options(parser: argparse.ArgumentParser, after: bool = False) -> None:
@@ -194,4 +201,17 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("path", metavar="PATH")
     _pace_options(replay)
     _endpoint_options(replay, after=True)
+
+    web = commands.add_parser("web", help="serve the app in a browser (a session per browser tab)")
+    web.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
+    web.add_argument("--port", type=_web_port, default=8000, metavar="N", help="the port (default 8000)")
+    web.add_argument(
+        "--allow-remote",
+        action="store_true",
+        help="allow listening on a non-loopback address: whoever reaches it uses your API keys",
+    )
+    web.add_argument(
+        "--public-url", metavar="URL", help="the address browsers open, when not http://HOST:PORT (a proxy, a name)"
+    )
+    _endpoint_options(web, after=True)
     return parser

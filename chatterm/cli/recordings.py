@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import ipaddress
 import os
 import stat
 import sys
@@ -17,6 +16,7 @@ from chatterm.cassette.summary import skipped, summarize
 from chatterm.cassette.write import render
 from chatterm.cli import output
 from chatterm.cli.errors import EXIT_OK, UsageError
+from chatterm.cli.listening import check_host
 from chatterm.conversation.history import message_text
 from chatterm.private_files import write_private
 
@@ -119,13 +119,7 @@ def run_convert(args: argparse.Namespace) -> int:
 def run_serve(args: argparse.Namespace) -> int:
     from chatterm.cassette.serve import ReplayServer
 
-    try:
-        loopback = args.host == "localhost" or ipaddress.ip_address(args.host).is_loopback
-    except ValueError:
-        loopback = False
-    if not loopback and not args.allow_remote:
-        raise UsageError(f"refusing to listen on {args.host}: it is not a loopback address (add --allow-remote)")
-    if not loopback:
+    if check_host(args.host, args.allow_remote):
         output.warning(f"serving on {args.host}, reachable from other machines")
     recording = load_recording(args.path)
     server = ReplayServer(recording, speed=args.speed, instant=args.instant)
