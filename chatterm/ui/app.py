@@ -11,11 +11,13 @@ import asyncio
 import importlib
 import re
 import signal
+from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from textual.app import App
+from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.screen import Screen
 
 from chatterm import locations
 from chatterm.conversation.export import to_markdown
@@ -24,11 +26,12 @@ from chatterm.settings.choice import DEMO, Choice, ResolveError, choose
 from chatterm.settings.config import Settings
 from chatterm.settings.keys import find_key
 from chatterm.settings.remembered import load_state, save_state
-from chatterm.ui.commands import ChatCommands
+from chatterm.ui.commands import ChatCommands, system_commands
 from chatterm.ui.markdown.blocks import warm_up
 from chatterm.ui.memory import tune_garbage_collector
 from chatterm.ui.plain import notify
 from chatterm.ui.screens.chat import ChatScreen
+from chatterm.ui.screens.help import HelpScreen
 from chatterm.ui.screens.profiles import CHECKING, ProfileRow, ProfileScreen, Switch
 from chatterm.ui.screens.sessions import SessionsScreen
 from chatterm.ui.themes import load_themes
@@ -328,5 +331,16 @@ class ChatApp(App[None]):
         self.copy_to_clipboard(blocks[-1])
         notify(self, "Copied the last code block.")
 
+    # -- help and the palette -------------------------------------------------------------------------------
+
     def action_show_help(self) -> None:
-        self.action_show_help_panel()
+        if isinstance(self.screen, HelpScreen):
+            self.screen.dismiss()
+        else:
+            self.push_screen(HelpScreen())
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        return system_commands(super().get_system_commands(screen))
+
+    async def action_retry(self) -> None:
+        await self.chat_screen.action_retry()
