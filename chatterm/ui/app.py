@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.filter import LineFilter
 from textual.screen import Screen
 
 from chatterm import locations
@@ -29,6 +30,7 @@ from chatterm.settings.remembered import load_state, save_state
 from chatterm.ui.commands import ChatCommands, system_commands
 from chatterm.ui.markdown.blocks import warm_up
 from chatterm.ui.memory import tune_garbage_collector
+from chatterm.ui.nocolor import NO_COLOR_CSS, line_filters, no_color_wanted
 from chatterm.ui.plain import notify
 from chatterm.ui.screens.chat import ChatScreen
 from chatterm.ui.screens.help import HelpScreen
@@ -67,6 +69,7 @@ class ChatApp(App[None]):
     TITLE = "chatterm"
     COMMANDS = App.COMMANDS | {ChatCommands}
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True)]
+    CSS = NO_COLOR_CSS
 
     def __init__(
         self,
@@ -77,6 +80,7 @@ class ChatApp(App[None]):
         save_sessions: bool = True,
     ) -> None:
         super().__init__()
+        self.no_color = no_color_wanted()  # (Textual's: NO_COLOR present, even empty)
         self.settings = settings
         self.choice = choice
         self.replay_recording = replay
@@ -330,6 +334,9 @@ class ChatApp(App[None]):
             return
         self.copy_to_clipboard(blocks[-1])
         notify(self, "Copied the last code block.")
+
+    def get_line_filters(self) -> list[LineFilter]:
+        return line_filters(super().get_line_filters(), self.no_color)
 
     # -- help and the palette -------------------------------------------------------------------------------
 

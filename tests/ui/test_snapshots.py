@@ -63,6 +63,11 @@ class TestChatScreen:
     def test_an_error_notice(self, snap_compare: Any, fault_server: FaultServer) -> None:
         assert snap_compare(app_for(fault_server.url("e401")), terminal_size=SIZE, run_before=answered)
 
+    def test_no_color(self, snap_compare: Any, fault_server: FaultServer, monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch.setenv("NO_COLOR", "1")
+        fault_server.gap = 0.01
+        assert snap_compare(app_for(fault_server.url("think")), terminal_size=SIZE, run_before=answered)
+
 
 class TestModals:
     def test_the_sessions_screen(self, snap_compare: Any) -> None:
@@ -102,4 +107,4 @@ class TestModals:
 def test_snapshots_exist() -> None:
     """The snapshots are committed: a missing one would silently pass as 'created' in CI."""
     folder = Path(__file__).parent / "__snapshots__" / "test_snapshots"
-    assert len(list(folder.glob("*.svg"))) == 6
+    assert len(list(folder.glob("*.svg"))) == 7
