@@ -11,11 +11,14 @@ import asyncio
 import importlib
 import re
 import signal
+from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from textual.app import App
+from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.filter import LineFilter
+from textual.screen import Screen
 
 from chatterm import locations
 from chatterm.conversation.export import to_markdown
@@ -24,11 +27,13 @@ from chatterm.settings.choice import DEMO, Choice, ResolveError, choose
 from chatterm.settings.config import Settings
 from chatterm.settings.keys import find_key
 from chatterm.settings.remembered import load_state, save_state
-from chatterm.ui.commands import ChatCommands
+from chatterm.ui.commands import ChatCommands, system_commands
 from chatterm.ui.markdown.blocks import warm_up
 from chatterm.ui.memory import tune_garbage_collector
+from chatterm.ui.nocolor import NO_COLOR_CSS, line_filters, no_color_wanted
 from chatterm.ui.plain import notify
 from chatterm.ui.screens.chat import ChatScreen
+from chatterm.ui.screens.help import HelpScreen
 from chatterm.ui.screens.profiles import CHECKING, ProfileRow, ProfileScreen, Switch
 from chatterm.ui.screens.sessions import SessionsScreen
 from chatterm.ui.themes import load_themes
@@ -64,6 +69,7 @@ class ChatApp(App[None]):
     TITLE = "chatterm"
     COMMANDS = App.COMMANDS | {ChatCommands}
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True)]
+    CSS = NO_COLOR_CSS
 
     def __init__(
         self,
@@ -74,6 +80,7 @@ class ChatApp(App[None]):
         save_sessions: bool = True,
     ) -> None:
         super().__init__()
+        self.no_color = no_color_wanted()  # (Textual's: NO_COLOR present, even empty)
         self.settings = settings
         self.choice = choice
         self.replay_recording = replay
@@ -328,5 +335,19 @@ class ChatApp(App[None]):
         self.copy_to_clipboard(blocks[-1])
         notify(self, "Copied the last code block.")
 
+    def get_line_filters(self) -> list[LineFilter]:
+        return line_filters(super().get_line_filters(), self.no_color)
+
+    # -- help and the palette -------------------------------------------------------------------------------
+
     def action_show_help(self) -> None:
-        self.action_show_help_panel()
+        if isinstance(self.screen, HelpScreen):
+            self.screen.dismiss()
+        else:
+            self.push_screen(HelpScreen())
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        return system_commands(super().get_system_commands(screen))
+
+    async def action_retry(self) -> None:
+        await self.chat_screen.action_retry()

@@ -1,11 +1,12 @@
-"""The command palette's chatterm commands."""
+"""The command palette's chatterm commands, and the system commands kept beside them."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from typing import TYPE_CHECKING
 
+from textual.app import SystemCommand
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 from chatterm.ui.plain import escaped, highlight, plain
@@ -13,26 +14,40 @@ from chatterm.ui.plain import escaped, highlight, plain
 if TYPE_CHECKING:
     from chatterm.ui.app import ChatApp
 
+Command = tuple[str, str, Callable[[], object]]
+"""A palette entry: its name, what it does, and what runs it."""
+REPLACED_SYSTEM_COMMANDS = {"Keys"}
+"""Textual's entries that chatterm's own replace: its key panel gives way to "Keys/Help"."""
+
+
+def chat_commands(app: ChatApp) -> list[Command]:
+    """chatterm's commands, for the palette and the help screen. Choosing a theme is Textual's "Theme"."""
+    commands: list[Command] = [
+        ("New chat", "Start a new conversation", app.action_new_chat),
+        ("Retry", "Ask again after an error or a stop (Ctrl+R)", app.action_retry),
+        ("Open session", "Browse and replay saved sessions", app.action_open_sessions),
+        ("Switch profile", "Answer from another provider profile", app.action_switch_profile),
+        ("Switch model", "Answer from another model of this profile", app.action_switch_model),
+        ("Toggle reasoning", "Show or hide the reasoning panes", app.action_toggle_reasoning_display),
+        ("Export conversation", "Save the conversation as Markdown", app.action_export),
+        ("Copy last answer", "Copy the last answer to the clipboard", app.action_copy_answer),
+        ("Copy last code block", "Copy the last fenced code block", app.action_copy_code),
+        ("Keys/Help", "chatterm's keys, commands and files (F1)", app.action_show_help),
+    ]
+    for speed in ("instant", "1x", "2x", "4x"):
+        commands.append((f"Replay speed: {speed}", "Pace of replayed answers", partial(app.set_replay_speed, speed)))
+    return commands
+
+
+def system_commands(textuals: Iterable[SystemCommand]) -> Iterator[SystemCommand]:
+    """Textual's system commands less those chatterm's commands replace."""
+    return (command for command in textuals if command.title not in REPLACED_SYSTEM_COMMANDS)
+
 
 class ChatCommands(Provider):
-    def _commands(self) -> list[tuple[str, str, Callable[[], object]]]:
+    def _commands(self) -> list[Command]:
         app: ChatApp = self.app  # type: ignore[assignment]
-        commands: list[tuple[str, str, Callable[[], object]]] = [
-            ("New chat", "Start a new conversation", app.action_new_chat),
-            ("Open session", "Browse and replay saved sessions", app.action_open_sessions),
-            ("Switch profile", "Answer from another provider profile", app.action_switch_profile),
-            ("Switch model", "Answer from another model of this profile", app.action_switch_model),
-            ("Toggle reasoning", "Show or hide the reasoning panes", app.action_toggle_reasoning_display),
-            ("Theme", "Choose a theme", app.action_change_theme),
-            ("Export conversation", "Save the conversation as Markdown", app.action_export),
-            ("Copy last answer", "Copy the last answer to the clipboard", app.action_copy_answer),
-            ("Copy last code block", "Copy the last fenced code block", app.action_copy_code),
-        ]
-        for speed in ("instant", "1x", "2x", "4x"):
-            commands.append(
-                (f"Replay speed: {speed}", "Pace of replayed answers", partial(app.set_replay_speed, speed))
-            )
-        return commands
+        return chat_commands(app)
 
     async def discover(self) -> Hits:
         for name, help_text, callback in self._commands():

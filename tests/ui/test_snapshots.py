@@ -63,6 +63,11 @@ class TestChatScreen:
     def test_an_error_notice(self, snap_compare: Any, fault_server: FaultServer) -> None:
         assert snap_compare(app_for(fault_server.url("e401")), terminal_size=SIZE, run_before=answered)
 
+    def test_no_color(self, snap_compare: Any, fault_server: FaultServer, monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch.setenv("NO_COLOR", "1")
+        fault_server.gap = 0.01
+        assert snap_compare(app_for(fault_server.url("think")), terminal_size=SIZE, run_before=answered)
+
 
 class TestModals:
     def test_the_sessions_screen(self, snap_compare: Any) -> None:
@@ -89,8 +94,17 @@ class TestModals:
 
         assert snap_compare(app_for(), terminal_size=(110, 30), run_before=open_profiles)
 
+    def test_the_help_screen_at_80x24(self, snap_compare: Any) -> None:
+        async def open_help(pilot: Pilot[Any]) -> None:
+            await wait_for(pilot, lambda: bool(pilot.app.chat_screen.conversation_view.children))  # type: ignore[attr-defined]
+            await pilot.press("f1")
+            await wait_for(pilot, lambda: type(pilot.app.screen).__name__ == "HelpScreen")
+            await settled(pilot)
+
+        assert snap_compare(app_for(), terminal_size=(80, 24), run_before=open_help)
+
 
 def test_snapshots_exist() -> None:
     """The snapshots are committed: a missing one would silently pass as 'created' in CI."""
     folder = Path(__file__).parent / "__snapshots__" / "test_snapshots"
-    assert len(list(folder.glob("*.svg"))) == 5
+    assert len(list(folder.glob("*.svg"))) == 7

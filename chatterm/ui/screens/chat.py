@@ -55,15 +55,16 @@ class ChatScreen(Screen[None]):
     """
 
     BINDINGS = [
-        Binding("escape", "stop", "Stop", show=True),
-        Binding("ctrl+r", "retry", "Retry", show=False),
-        Binding("ctrl+t", "toggle_reasoning", "Reasoning", show=False),
-        Binding("ctrl+n", "app.new_chat", "New chat"),
-        Binding("ctrl+o", "app.open_sessions", "Sessions"),
-        Binding("ctrl+l", "app.switch_profile", "Profile"),
-        Binding("ctrl+e", "app.export", "Export", show=False),
-        Binding("ctrl+y", "copy_answer", "Copy answer", show=False),
-        Binding("f1", "app.show_help", "Help"),
+        Binding("escape", "stop", "Stop", show=True, tooltip="Stop the answer (the partial answer stays)"),
+        Binding("ctrl+r", "retry", "Retry", show=False, tooltip="Ask again after an error or a stop"),
+        Binding("ctrl+t", "toggle_reasoning", "Reasoning", show=False, tooltip="Open or close the last reasoning pane"),
+        Binding("ctrl+n", "app.new_chat", "New chat", tooltip="Start a new conversation"),
+        Binding("ctrl+o", "app.open_sessions", "Sessions", tooltip="Saved sessions: filter, Enter replays"),
+        Binding("ctrl+l", "app.switch_profile", "Profile", tooltip="Switch profile (and model) mid-conversation"),
+        # Ctrl+E and Ctrl+Y come before the composer's line end and redo (End and Ctrl+Shift+Z do those there)
+        Binding("ctrl+e", "app.export", "Export", show=False, priority=True, tooltip="Export as Markdown"),
+        Binding("ctrl+y", "copy_answer", "Copy answer", show=False, priority=True, tooltip="Copy the last answer"),
+        Binding("f1", "app.show_help", "Help", tooltip="Keys, commands and where files live"),
     ]
 
     app: ChatApp

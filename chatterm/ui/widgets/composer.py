@@ -27,7 +27,11 @@ class Composer(TextArea):
     BINDINGS = [
         Binding("ctrl+j", "newline", "Newline", show=False),
         Binding("shift+enter", "newline", "Newline", show=False),
+        Binding("ctrl+shift+z", "redo", "Redo", show=False),  # (Ctrl+Y copies the answer, from here too)
     ]
+    KEYS = (("enter", "Send the prompt"), ("up,down", "Earlier prompts (in an empty composer)"))
+    """The composer's keys that are not bindings (`_on_key` takes them before the TextArea does), for the help
+    screen."""
 
     @dataclass
     class Submitted(Message):

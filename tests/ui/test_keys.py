@@ -1,0 +1,153 @@
+"""Every key of the README's table, pressed with the composer focused, does what the table says."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from textual.command import CommandPalette
+from textual.pilot import Pilot
+
+from chatterm import locations
+from chatterm.ui.app import ChatApp
+from chatterm.ui.screens.chat import ChatScreen
+from chatterm.ui.screens.help import HelpScreen
+from chatterm.ui.screens.profiles import ProfileScreen
+from chatterm.ui.screens.sessions import SessionsScreen
+from chatterm.ui.widgets.messages import UserMessage
+from tests.faultserver import MARKDOWN_ANSWER, FaultServer
+from tests.ui.helpers import app_for, wait_for
+from tests.ui.readme_keys import readme_keys
+
+Step = Callable[[Pilot[None], ChatApp], Awaitable[None]]
+
+
+async def composer_focused(pilot: Pilot[None], app: ChatApp) -> None:
+    await wait_for(pilot, lambda: isinstance(app.screen, ChatScreen) and app.chat_screen.composer.has_focus)
+
+
+async def closes_with_escape(pilot: Pilot[None], app: ChatApp, kind: type) -> None:
+    await wait_for(pilot, lambda: isinstance(app.screen, kind))
+    await pilot.press("escape")
+    await composer_focused(pilot, app)
+
+
+def steps(faults: FaultServer) -> tuple[list[tuple[str, Step]], dict[str, Step]]:
+    """The keys in an order that makes each one's effect visible, each pressed in the composer, with what is done
+    before a key is pressed and what it must have done."""
+
+    async def typed(pilot: Pilot[None], app: ChatApp) -> None:
+        await pilot.press(*"first")
+
+    async def newline(pilot: Pilot[None], app: ChatApp) -> None:
+        composer = app.chat_screen.composer
+        assert composer.text == "first\n"
+        composer.clear()
+
+    async def send(pilot: Pilot[None], app: ChatApp) -> None:
+        faults.gap = 0.5  # slow enough to be stopped by the next key
+        await pilot.press(*"hello")
+
+    async def sent(pilot: Pilot[None], app: ChatApp) -> None:
+        await wait_for(pilot, lambda: bool(app.chat_screen.query(UserMessage)) and app.chat_screen.streaming)
+        await wait_for(pilot, lambda: bool(app.chat_screen.messages()[-1].reasoning))
+
+    async def stopped(pilot: Pilot[None], app: ChatApp) -> None:
+        message = app.chat_screen.messages()[-1]
+        await wait_for(pilot, lambda: message.finished)
+        assert "Stopped" in str(message.notice.render())
+        faults.gap = 0.0
+
+    async def earlier(pilot: Pilot[None], app: ChatApp) -> None:
+        assert app.chat_screen.composer.text == "hello"
+
+    async def later(pilot: Pilot[None], app: ChatApp) -> None:
+        assert app.chat_screen.composer.text == ""
+
+    async def retried(pilot: Pilot[None], app: ChatApp) -> None:
+        await wait_for(pilot, lambda: len(app.chat_screen.messages()) == 2)
+        message = app.chat_screen.messages()[-1]
+        await wait_for(pilot, lambda: message.finished and message.answer == MARKDOWN_ANSWER)
+
+    async def reasoning_toggled(pilot: Pilot[None], app: ChatApp) -> None:
+        assert app.chat_screen.messages()[-1].reasoning_pane.collapsed is False
+
+    async def copied(pilot: Pilot[None], app: ChatApp) -> None:
+        await wait_for(pilot, lambda: app.clipboard == MARKDOWN_ANSWER)
+
+    async def exported(pilot: Pilot[None], app: ChatApp) -> None:
+        exports = locations.data_dir() / "exports"
+        await wait_for(pilot, lambda: exports.is_dir() and any(exports.iterdir()))
+        (path,) = exports.iterdir()
+        assert "print('hi')" in path.read_text()
+
+    async def sessions(pilot: Pilot[None], app: ChatApp) -> None:
+        await closes_with_escape(pilot, app, SessionsScreen)
+
+    async def profiles(pilot: Pilot[None], app: ChatApp) -> None:
+        await closes_with_escape(pilot, app, ProfileScreen)
+
+    async def palette(pilot: Pilot[None], app: ChatApp) -> None:
+        await closes_with_escape(pilot, app, CommandPalette)
+
+    async def helped(pilot: Pilot[None], app: ChatApp) -> None:
+        await closes_with_escape(pilot, app, HelpScreen)
+
+    async def new_chat(pilot: Pilot[None], app: ChatApp) -> None:
+        await wait_for(pilot, lambda: isinstance(app.screen, ChatScreen) and not app.chat_screen.messages())
+
+    async def quit_(pilot: Pilot[None], app: ChatApp) -> None:
+        await wait_for(pilot, lambda: app.return_code is not None)
+
+    return [
+        ("ctrl+j", newline),
+        ("enter", sent),
+        ("escape", stopped),
+        ("up", earlier),
+        ("down", later),
+        ("ctrl+r", retried),
+        ("ctrl+t", reasoning_toggled),
+        ("ctrl+y", copied),
+        ("ctrl+e", exported),
+        ("ctrl+o", sessions),
+        ("ctrl+l", profiles),
+        ("ctrl+p", palette),
+        ("f1", helped),
+        ("ctrl+n", new_chat),
+        ("ctrl+q", quit_),
+    ], {"ctrl+j": typed, "enter": send}
+
+
+async def test_every_readme_key_works_from_the_composer(faults: FaultServer) -> None:
+    ordered, before = steps(faults)
+    assert sorted(key for key, _ in ordered) == sorted(readme_keys()), "a key of the README has no step here"
+    app = app_for(faults.url("think"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: app.session is not None)
+        for key, check in ordered:
+            await composer_focused(pilot, app)
+            await before.get(key, nothing_before)(pilot, app)
+            await pilot.press(key)
+            try:
+                await check(pilot, app)
+            except AssertionError as exc:
+                raise AssertionError(f"{key} pressed in the composer: {exc}") from exc
+
+
+async def nothing_before(pilot: Pilot[None], app: ChatApp) -> None:
+    pass
+
+
+async def test_the_composer_keeps_its_line_end_and_redo(faults: FaultServer) -> None:
+    app = app_for(faults.url("ok"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        composer = app.chat_screen.composer
+        await composer_focused(pilot, app)
+        await pilot.press(*"one", "space", *"two")
+        await pilot.press("home")
+        assert composer.cursor_location == (0, 0)
+        await pilot.press("end")
+        assert composer.cursor_location == (0, 7)
+        await pilot.press("ctrl+z")
+        assert composer.text == ""
+        await pilot.press("ctrl+shift+z")
+        assert composer.text == "one two"
