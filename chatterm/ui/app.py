@@ -150,10 +150,9 @@ class ChatApp(App[None]):
         """Start the in-process demo server the first time the demo profile is used."""
         if choice.is_demo and not choice.endpoint.base_url:
             if self._demo_server is None:
-                from chatterm.cassette.demo import demo_recording
-                from chatterm.cassette.serve import ReplayServer
+                from chatterm.cassette.demo import demo_server
 
-                server = ReplayServer(await asyncio.to_thread(demo_recording), speed=DEMO_SPEED)
+                server = await asyncio.to_thread(demo_server, DEMO_SPEED)
                 self._demo_base_url = await server.start()
                 self._demo_server = server
             choice.endpoint.base_url = self._demo_base_url
