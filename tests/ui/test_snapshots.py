@@ -56,6 +56,15 @@ class TestChatScreen:
 
         assert snap_compare(app_for(), terminal_size=SIZE, run_before=welcome)
 
+    def test_the_welcome_card(self, snap_compare: Any, fault_server: FaultServer) -> None:
+        """A new chat on a profile that is not the demo, at 80x24: the profile, its model, the keys that matter."""
+
+        async def welcome(pilot: Pilot[Any]) -> None:
+            await wait_for(pilot, lambda: bool(pilot.app.chat_screen.query("WelcomeCard")))  # type: ignore[attr-defined]
+            await settled(pilot)
+
+        assert snap_compare(app_for(fault_server.url("ok")), terminal_size=(80, 24), run_before=welcome)
+
     def test_a_reasoning_answer(self, snap_compare: Any, fault_server: FaultServer) -> None:
         fault_server.gap = 0.01
         assert snap_compare(app_for(fault_server.url("think")), terminal_size=SIZE, run_before=answered)
@@ -93,4 +102,4 @@ class TestModals:
 def test_snapshots_exist() -> None:
     """The snapshots are committed: a missing one would silently pass as 'created' in CI."""
     folder = Path(__file__).parent / "__snapshots__" / "test_snapshots"
-    assert len(list(folder.glob("*.svg"))) == 5
+    assert len(list(folder.glob("*.svg"))) == 6
