@@ -3,7 +3,7 @@
 `ScriptedServer.answers` holds one script per request, in order (the last one is repeated): a list of (seconds to
 wait, bytes to send) pieces, each sent as one write, so a piece boundary is where the client's reads may split
 the stream. `sse_script` makes a script of an OpenAI chat stream from reasoning and answer text cut at given
-points.
+points. `ScriptedServer.refusals` answers chosen requests with an HTTP error instead.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import itertools
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from http import HTTPStatus
 from typing import Any
 
 Script = list[tuple[float, bytes]]
@@ -60,6 +61,8 @@ def sse_script(
 class ScriptedServer:
     answers: list[Script] = field(default_factory=list)
     requests: list[Any] = field(default_factory=list)
+    refusals: dict[int, tuple[int, bytes, dict[str, str]]] = field(default_factory=dict)
+    """Requests (numbered from 1) answered with an HTTP error: its status, JSON body and headers."""
     port: int = 0
     _server: asyncio.Server | None = None
 
@@ -85,6 +88,9 @@ class ScriptedServer:
                     length = int(line.split(b":", 1)[1])
             body = await reader.readexactly(length) if length else b""
             self.requests.append(json.loads(body) if body else None)
+            if len(self.requests) in self.refusals:
+                await self._refuse(writer, *self.refusals[len(self.requests)])
+                return
             script = self.answers[min(len(self.requests), len(self.answers)) - 1] if self.answers else []
             writer.write(
                 b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n"
@@ -102,3 +108,10 @@ class ScriptedServer:
             pass
         finally:
             writer.close()
+
+    async def _refuse(self, writer: asyncio.StreamWriter, status: int, body: bytes, headers: dict[str, str]) -> None:
+        lines = [f"HTTP/1.1 {status} {HTTPStatus(status).phrase}", "Content-Type: application/json"]
+        lines += [f"{name}: {value}" for name, value in headers.items()]
+        lines += [f"Content-Length: {len(body)}", "Connection: close"]
+        writer.write("\r\n".join(lines).encode() + b"\r\n\r\n" + body)
+        await writer.drain()

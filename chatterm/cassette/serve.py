@@ -54,9 +54,12 @@ NOT_AGAIN = {"X-Should-Retry": "false"}
 class ReplayServer:
     """Serves one recording on a loopback (or chosen) address."""
 
-    def __init__(self, recording: Recording, speed: float = 1.0, instant: bool = False) -> None:
+    def __init__(
+        self, recording: Recording, speed: float = 1.0, instant: bool = False, matcher: Matcher | None = None
+    ) -> None:
         self.recording = recording
-        self.matcher = Matcher(recording)
+        self.matcher = matcher or Matcher(recording)
+        """Which recorded turn answers a request (the offline demo chooses by the prompt: `demo.DemoMatcher`)."""
         self.speed = speed
         self.instant = instant
         self._server: asyncio.Server | None = None

@@ -105,10 +105,9 @@ async def _ask(
 ) -> Reply:
     server = None
     if choice.is_demo:
-        from chatterm.cassette.demo import demo_recording
-        from chatterm.cassette.serve import ReplayServer
+        from chatterm.cassette.demo import demo_server
 
-        server = ReplayServer(demo_recording())
+        server = demo_server()
         choice.endpoint.base_url = await server.start()
     out, err = _Printer(sys.stdout), _Printer(sys.stderr, dim=True)
     reply = Reply()

@@ -44,11 +44,6 @@ if TYPE_CHECKING:
     from chatterm.chat.session import ChatSession
 
 SPEEDS = {"instant": (1.0, True), "1x": (1.0, False), "2x": (2.0, False), "4x": (4.0, False)}
-WELCOME = (
-    "Welcome to chatterm. This is the offline demo profile: answers are replayed from recordings shipped "
-    "with chatterm. Add a real provider with an API key (e.g. export GROQ_API_KEY=... or "
-    "'chatterm key set groq') and switch with Ctrl+L. Ctrl+P opens the command palette, F1 the keys."
-)
 DEMO_SPEED = 0.25
 """The demo replays slower than recorded, so a newcomer sees the reasoning pane at work."""
 _FENCE = re.compile(r"```[^\n]*\n(.*?)```", re.DOTALL)
@@ -119,9 +114,7 @@ class ChatApp(App[None]):
         self._end_on_signals()
         for problem in self._theme_problems:
             notify(self, problem, severity="warning")
-        await self.start_chat()
-        if self.replay_recording is None and self.choice.is_demo:
-            await self.chat_screen.info(WELCOME)
+        await self.start_chat(welcome=self.replay_recording is None)
         self.call_after_refresh(lambda: self.run_worker(self._boot(), name="boot"))  # a worker: keys go on
 
     def _end_on_signals(self) -> None:
@@ -157,10 +150,9 @@ class ChatApp(App[None]):
         """Start the in-process demo server the first time the demo profile is used."""
         if choice.is_demo and not choice.endpoint.base_url:
             if self._demo_server is None:
-                from chatterm.cassette.demo import demo_recording
-                from chatterm.cassette.serve import ReplayServer
+                from chatterm.cassette.demo import demo_server
 
-                server = ReplayServer(await asyncio.to_thread(demo_recording), speed=DEMO_SPEED)
+                server = await asyncio.to_thread(demo_server, DEMO_SPEED)
                 self._demo_base_url = await server.start()
                 self._demo_server = server
             choice.endpoint.base_url = self._demo_base_url
@@ -183,12 +175,13 @@ class ChatApp(App[None]):
     def _save_error(self, message: str) -> None:
         notify(self, message, severity="warning", timeout=8)  # (from the saving thread)
 
-    async def start_chat(self) -> None:
+    async def start_chat(self, welcome: bool = True) -> None:
+        """A new, empty chat (`welcome`: on the welcome card; not for a chat that opens on a recording)."""
         if self.session is not None:
             self._secrets = self.session.secrets
             await self.session.aclose()
             self.session = None
-        screen = ChatScreen(self.choice, show_reasoning=self.show_reasoning)
+        screen = ChatScreen(self.choice, show_reasoning=self.show_reasoning, welcome=welcome)
         if len(self.screen_stack) > 1:
             await self.switch_screen(screen)
         else:
@@ -238,7 +231,7 @@ class ChatApp(App[None]):
         except RecordingError as exc:
             notify(self, str(exc), severity="error")
             return
-        await self.start_chat()
+        await self.start_chat(welcome=False)
         speed, instant = SPEEDS[self.replay_speed]
         self.chat_screen.open_path(path, speed, instant)
 
@@ -290,6 +283,7 @@ class ChatApp(App[None]):
             await self.session.switch(choice)
             self.session.send_reasoning = self._send_reasoning(choice.profile)
         self.chat_screen.status.set_endpoint(choice.profile, choice.endpoint.model)
+        self.chat_screen.welcome_for(choice)
         notify(self, f"Now answering: {choice.profile} · {choice.endpoint.model}")
 
     # -- display, export, clipboard --------------------------------------------------------------------------

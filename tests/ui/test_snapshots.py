@@ -6,6 +6,7 @@ change when what users see changes. Update them with `pytest tests/ui --snapshot
 
 from __future__ import annotations
 
+import inspect
 import os
 import time
 from pathlib import Path
@@ -55,6 +56,15 @@ class TestChatScreen:
             await settled(pilot)
 
         assert snap_compare(app_for(), terminal_size=SIZE, run_before=welcome)
+
+    def test_the_welcome_card(self, snap_compare: Any, fault_server: FaultServer) -> None:
+        """A new chat on a profile that is not the demo, at 80x24: the profile, its model, the keys that matter."""
+
+        async def welcome(pilot: Pilot[Any]) -> None:
+            await wait_for(pilot, lambda: bool(pilot.app.chat_screen.query("WelcomeCard")))  # type: ignore[attr-defined]
+            await settled(pilot)
+
+        assert snap_compare(app_for(fault_server.url("ok")), terminal_size=(80, 24), run_before=welcome)
 
     def test_a_reasoning_answer(self, snap_compare: Any, fault_server: FaultServer) -> None:
         fault_server.gap = 0.01
@@ -107,4 +117,10 @@ class TestModals:
 def test_snapshots_exist() -> None:
     """The snapshots are committed: a missing one would silently pass as 'created' in CI."""
     folder = Path(__file__).parent / "__snapshots__" / "test_snapshots"
-    assert len(list(folder.glob("*.svg"))) == 7
+    expected = {
+        f"{cls.__name__}.{name}.svg"
+        for cls in (TestChatScreen, TestModals)
+        for name, test in vars(cls).items()
+        if name.startswith("test_") and "snap_compare" in inspect.signature(test).parameters
+    }
+    assert expected <= {path.name for path in folder.glob("*.svg")}

@@ -26,6 +26,7 @@ from chatterm.ui.widgets.composer import Composer
 from chatterm.ui.widgets.conversation import ConversationView
 from chatterm.ui.widgets.messages import AssistantMessage, InfoMessage, UserMessage
 from chatterm.ui.widgets.status import StatusLine
+from chatterm.ui.widgets.welcome import WelcomeCard
 
 if TYPE_CHECKING:
     from chatterm.cassette.model import Interaction, Recording
@@ -69,7 +70,7 @@ class ChatScreen(Screen[None]):
 
     app: ChatApp
 
-    def __init__(self, choice: Choice, show_reasoning: bool = True) -> None:
+    def __init__(self, choice: Choice, show_reasoning: bool = True, welcome: bool = True) -> None:
         super().__init__()
         self.session: ChatSession | None = None
         """Attached by the app once its HTTP stack is imported, after the first frame (see `ready`)."""
@@ -89,6 +90,8 @@ class ChatScreen(Screen[None]):
         self.hidden_turns = 0
         self._earlier = InfoMessage("", id="earlier")
         self._history: asyncio.Future[None] | None = None
+        self.welcome = WelcomeCard(choice.profile, choice.endpoint.model, choice.is_demo) if welcome else None
+        """Shown while the chat is empty (`welcome`: a chat that opens on a recording has no need of it)."""
 
     def compose(self) -> ComposeResult:
         yield self.conversation_view
@@ -104,6 +107,19 @@ class ChatScreen(Screen[None]):
     def on_mount(self) -> None:
         self.conversation_view.anchor()
         self.composer.focus()
+        if self.welcome is not None:
+            self.conversation_view.mount(self.welcome)
+
+    async def put_away_welcome(self) -> None:
+        """The chat is no longer empty: the welcome card goes."""
+        if self.welcome is not None:
+            welcome, self.welcome = self.welcome, None
+            await welcome.remove()
+
+    def welcome_for(self, choice: Choice) -> None:
+        """The profile or model changed: the card (if still shown) names the new ones."""
+        if self.welcome is not None and self.welcome.is_mounted:
+            self.welcome.show(choice.profile, choice.endpoint.model, choice.is_demo)
 
     def attach(self, session: ChatSession) -> None:
         self.session = session
@@ -144,6 +160,7 @@ class ChatScreen(Screen[None]):
         await self._start_answer()
 
     async def _add_prompt(self, text: str) -> None:
+        await self.put_away_welcome()
         self.turns.append(ExportTurn(prompt=text))
         await self.conversation_view.mount(UserMessage(text))
 
@@ -238,6 +255,7 @@ class ChatScreen(Screen[None]):
         reply of its last exchange (for the history: an answer is decoded once)."""
         from chatterm.cassette.summary import answers, reply_of
 
+        await self.put_away_welcome()
         interactions = answers(recording).interactions  # (a turn retried shows as the attempt that answered it)
         first_shown = max(len(interactions) - OPENED_TURNS, 0)
         widgets = []
