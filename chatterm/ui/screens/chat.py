@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from textual import work
+from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -103,6 +103,10 @@ class ChatScreen(Screen[None]):
     def on_mount(self) -> None:
         self.conversation_view.anchor()
         self.composer.focus()
+
+    def on_key(self, event: events.Key) -> None:
+        if self.focused is not self.composer:
+            self.composer.take(event)
 
     def attach(self, session: ChatSession) -> None:
         self.session = session
