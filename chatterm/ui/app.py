@@ -23,6 +23,7 @@ from chatterm.private_files import write_private
 from chatterm.settings.choice import DEMO, Choice, ResolveError, choose
 from chatterm.settings.config import Settings
 from chatterm.settings.keys import find_key
+from chatterm.settings.prompts import PromptHistory, history_file
 from chatterm.settings.remembered import load_state, save_state
 from chatterm.ui.commands import ChatCommands
 from chatterm.ui.markdown.blocks import warm_up
@@ -85,6 +86,8 @@ class ChatApp(App[None]):
         self._secrets: tuple[str, ...] = ()
         """The keys of the profiles used in earlier chats, masked in the next ones too."""
         self._booted = False
+        self.prompt_history = PromptHistory(history_file())
+        """The prompts sent, for Up and Down in the composer: every chat's, this run's and earlier runs'."""
         self._theme_problems = self._choose_theme()
 
     # -- start and stop ---------------------------------------------------------------------------------------
@@ -182,6 +185,7 @@ class ChatApp(App[None]):
             await self.session.aclose()
             self.session = None
         screen = ChatScreen(self.choice, show_reasoning=self.show_reasoning)
+        screen.composer.prompts = self.prompt_history
         if len(self.screen_stack) > 1:
             await self.switch_screen(screen)
         else:
