@@ -28,10 +28,9 @@ class ChatCommands(Provider):
             ("Copy last answer", "Copy the last answer to the clipboard", app.action_copy_answer),
             ("Copy last code block", "Copy the last fenced code block", app.action_copy_code),
         ]
+        pace = "Pace of the sessions opened with Ctrl+O (remembered)"
         for speed in ("instant", "1x", "2x", "4x"):
-            commands.append(
-                (f"Replay speed: {speed}", "Pace of replayed answers", partial(app.set_replay_speed, speed))
-            )
+            commands.append((f"Replay speed: {speed}", pace, partial(app.set_replay_speed, speed)))
         return commands
 
     async def discover(self) -> Hits:

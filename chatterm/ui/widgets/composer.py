@@ -20,8 +20,6 @@ from textual.widgets import TextArea
 
 from chatterm.settings.prompts import PromptHistory
 
-TITLE = "Message · Enter sends · Ctrl+J newline"
-
 
 class Composer(TextArea):
     DEFAULT_CSS = """
@@ -48,7 +46,7 @@ class Composer(TextArea):
         super().__init__(soft_wrap=True, show_line_numbers=False, tab_behavior="focus", id="composer")
         self.prompts = prompts if prompts is not None else PromptHistory()
         self._browse: int | None = None
-        self.border_title = TITLE
+        self.border_title = "Message · Enter sends · Ctrl+J newline"
 
     @property
     def sent(self) -> list[str]:
@@ -98,6 +96,15 @@ class Composer(TextArea):
 
     def action_newline(self) -> None:
         self.insert("\n")
+
+    def give_back(self, text: str) -> None:
+        """Put a prompt taken from the composer back into it, before what was typed since, to be edited."""
+        if self.text.strip():
+            self.insert(text + "\n", (0, 0))
+        else:
+            self.load_text(text)
+            self.move_cursor(self.document.end)
+        self.focus()
 
     def take(self, event: events.Key) -> bool:
         """Type a printable key that reached the screen while another widget had the focus (a click moved it):
