@@ -26,6 +26,7 @@ from chatterm.private_files import write_private
 from chatterm.settings.choice import DEMO, Choice, ResolveError, choose
 from chatterm.settings.config import Settings
 from chatterm.settings.keys import find_key
+from chatterm.settings.prompts import PromptHistory, history_file
 from chatterm.settings.remembered import load_state, save_state
 from chatterm.ui.commands import ChatCommands, system_commands
 from chatterm.ui.markdown.blocks import warm_up
@@ -44,6 +45,8 @@ if TYPE_CHECKING:
     from chatterm.chat.session import ChatSession
 
 SPEEDS = {"instant": (1.0, True), "1x": (1.0, False), "2x": (2.0, False), "4x": (4.0, False)}
+OPEN_SPEED = "instant"
+"""The pace of a session opened from the sessions list until the user chooses one in the palette (remembered)."""
 DEMO_SPEED = 0.25
 """The demo replays slower than recorded, so a newcomer sees the reasoning pane at work."""
 _FENCE = re.compile(r"```[^\n]*\n(.*?)```", re.DOTALL)
@@ -58,6 +61,11 @@ AFTER_FIRST_FRAME = (
 """Modules the first frame does not need; imported right after it, off the event loop."""
 ENDING_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
 """Signals that end the app as Ctrl+Q does (SIGINT only comes from outside: in the app Ctrl+C is a key)."""
+
+
+def _remembered_speed() -> str:
+    speed = load_state().get("replay_speed")
+    return speed if isinstance(speed, str) and speed in SPEEDS else OPEN_SPEED
 
 
 class ChatApp(App[None]):
@@ -79,7 +87,10 @@ class ChatApp(App[None]):
         self.settings = settings
         self.choice = choice
         self.replay_recording = replay
-        self.replay_speed = speed
+        self.given_speed = speed
+        """The pace of the recording given to the app (`chatterm replay`)."""
+        self.replay_speed = _remembered_speed()
+        """The pace of the sessions opened from the sessions list: the palette's choice, remembered."""
         self.save_sessions = save_sessions
         self.show_reasoning = settings.show_reasoning
         self._demo_server: ReplayServer | None = None
@@ -87,6 +98,8 @@ class ChatApp(App[None]):
         self._secrets: tuple[str, ...] = ()
         """The keys of the profiles used in earlier chats, masked in the next ones too."""
         self._booted = False
+        self.prompt_history = PromptHistory(history_file())
+        """The prompts sent, for Up and Down in the composer: every chat's, this run's and earlier runs'."""
         self._theme_problems = self._choose_theme()
 
     # -- start and stop ---------------------------------------------------------------------------------------
@@ -136,7 +149,7 @@ class ChatApp(App[None]):
         tune_garbage_collector()
         self.run_worker(warm_up, thread=True, name="warm-up", exit_on_error=False)
         if self.replay_recording is not None:
-            speed, instant = SPEEDS[self.replay_speed]
+            speed, instant = SPEEDS[self.given_speed]
             if isinstance(self.replay_recording, Path):
                 self.chat_screen.open_path(self.replay_recording, speed, instant)
             else:
@@ -182,6 +195,7 @@ class ChatApp(App[None]):
             await self.session.aclose()
             self.session = None
         screen = ChatScreen(self.choice, show_reasoning=self.show_reasoning, welcome=welcome)
+        screen.composer.prompts = self.prompt_history
         if len(self.screen_stack) > 1:
             await self.switch_screen(screen)
         else:
@@ -207,9 +221,10 @@ class ChatApp(App[None]):
         return bool(chosen and chosen.send_reasoning)
 
     async def action_new_chat(self) -> None:
-        if self.chat_screen.streaming:
-            self.chat_screen.action_stop()
+        held = self.chat_screen.stop_answer()
         await self.start_chat()
+        if held is not None:  # (a prompt waiting for the answer now stopped: the new chat's to send)
+            self.chat_screen.composer.load_text(held)
         notify(self, "New chat.")
 
     # -- sessions -------------------------------------------------------------------------------------------
@@ -237,7 +252,8 @@ class ChatApp(App[None]):
 
     def set_replay_speed(self, speed: str) -> None:
         self.replay_speed = speed
-        notify(self, f"Replay speed: {speed}")
+        save_state(replay_speed=speed)
+        notify(self, f"Replay speed: {speed} (for the sessions opened with Ctrl+O)")
 
     # -- profiles -------------------------------------------------------------------------------------------
 

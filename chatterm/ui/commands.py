@@ -35,7 +35,8 @@ def chat_commands(app: ChatApp) -> list[Command]:
         ("Keys/Help", "chatterm's keys, commands and files (F1)", app.action_show_help),
     ]
     for speed in ("instant", "1x", "2x", "4x"):
-        commands.append((f"Replay speed: {speed}", "Pace of replayed answers", partial(app.set_replay_speed, speed)))
+        pace = "Pace of the sessions opened with Ctrl+O (remembered)"
+        commands.append((f"Replay speed: {speed}", pace, partial(app.set_replay_speed, speed)))
     return commands
 
 

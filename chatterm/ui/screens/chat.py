@@ -7,13 +7,13 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from textual import work
+from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Footer
-from textual.worker import Worker
+from textual.worker import Worker, WorkerState
 
 from chatterm.conversation.export import ExportTurn
 from chatterm.conversation.reply import Reply
@@ -25,12 +25,14 @@ from chatterm.ui.render.widgets import install_compositor
 from chatterm.ui.widgets.composer import Composer
 from chatterm.ui.widgets.conversation import ConversationView
 from chatterm.ui.widgets.messages import AssistantMessage, InfoMessage, UserMessage
+from chatterm.ui.widgets.queued import QueuedPrompt
 from chatterm.ui.widgets.status import StatusLine
 from chatterm.ui.widgets.welcome import WelcomeCard
 
 if TYPE_CHECKING:
     from chatterm.cassette.model import Interaction, Recording
     from chatterm.chat.session import ChatSession
+    from chatterm.net.client import ChatClient
     from chatterm.settings.choice import Choice
     from chatterm.ui.app import ChatApp
 
@@ -85,6 +87,11 @@ class ChatScreen(Screen[None]):
         self.status = StatusLine()
         self.status.set_endpoint(choice.profile, choice.endpoint.model)
         self._worker: Worker[None] | None = None
+        self.queued = QueuedPrompt()
+        self._sending = False
+        """A prompt on its way from the composer to the session (set until its answer's worker exists)."""
+        self._pacing: asyncio.Task[None] | None = None
+        """The paced part of a replay, while it runs: Escape cancels it and the rest is shown at once."""
         self.turns: list[ExportTurn] = []
         """Every turn of this conversation as shown, including those no longer mounted."""
         self.hidden_turns = 0
@@ -96,6 +103,7 @@ class ChatScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield self.conversation_view
         with Vertical(id="input"):  # (its own clip: a frame that draws the conversation does not redraw these)
+            yield self.queued
             yield self.composer
             yield self.status
         yield Footer()
@@ -121,6 +129,10 @@ class ChatScreen(Screen[None]):
         if self.welcome is not None and self.welcome.is_mounted:
             self.welcome.show(choice.profile, choice.endpoint.model, choice.is_demo)
 
+    def on_key(self, event: events.Key) -> None:
+        if self.focused is not self.composer:
+            self.composer.take(event)
+
     def attach(self, session: ChatSession) -> None:
         self.session = session
         self._attached.set()
@@ -134,6 +146,14 @@ class ChatScreen(Screen[None]):
     @property
     def streaming(self) -> bool:
         return self._worker is not None and self._worker.is_running
+
+    @property
+    def busy(self) -> bool:
+        """An answer streaming, a recording being opened or replayed, or a prompt being sent: a prompt sent now
+        waits for it (`queued`)."""
+        return self._sending or any(
+            worker.node is self and worker.group == "answer" and not worker.is_finished for worker in self.app.workers
+        )
 
     def messages(self) -> list[AssistantMessage]:
         return list(self.query(AssistantMessage))
@@ -152,12 +172,32 @@ class ChatScreen(Screen[None]):
         if self._history is not None:  # a long session still loading: the history must be whole first
             await self._history
             self._history = None
-        if self.streaming:
-            notify(self, "An answer is still streaming: Escape stops it.", severity="warning")
+        if self.busy or self.queued.text is not None:
+            self._hold(text)
             return
-        session.add_prompt(text)
-        await self._add_prompt(text)
-        await self._start_answer()
+        self._sending = True
+        try:
+            session.add_prompt(text)
+            await self._add_prompt(text)
+            await self._start_answer()
+        finally:
+            self._sending = False
+
+    def _hold(self, text: str) -> None:
+        """Keep a prompt sent while busy until the answer or replay ends; a second one stays in the composer."""
+        if self.queued.text is None:
+            self.queued.hold(text, "this answer" if self.streaming or self._sending else "the replay")
+            return
+        self.composer.give_back(text)
+        notify(self, "A prompt is queued already: Escape takes it back to edit.", severity="warning")
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """An answer or a replay ended: send the prompt held meanwhile."""
+        ended = event.state in (WorkerState.SUCCESS, WorkerState.ERROR, WorkerState.CANCELLED)
+        if ended and event.worker.group == "answer" and self.is_attached and not self.busy:
+            text = self.queued.take()
+            if text is not None:
+                self._submit(text)
 
     async def _add_prompt(self, text: str) -> None:
         await self.put_away_welcome()
@@ -283,12 +323,25 @@ class ChatScreen(Screen[None]):
         self.conversation_view.scroll_end(animate=False)
         return reply if interactions and interactions[-1] is recording.interactions[-1] else None
 
+    def stop_answer(self) -> str | None:
+        """Stop whatever answers (the chat is being left); returns the prompt that was held for after it."""
+        for worker in self.app.workers:
+            if worker.node is self and worker.group == "answer":
+                worker.cancel()
+        return self.queued.take()
+
     def action_stop(self) -> None:
-        if self.streaming and self._worker is not None:
+        """Escape: take back a held prompt, else show the rest of a replay at once, else stop the answer."""
+        held = self.queued.take()
+        if held is not None:
+            self.composer.give_back(held)
+        elif self._pacing is not None:
+            self._pacing.cancel()
+        elif self.streaming and self._worker is not None:
             self._worker.cancel()
 
     async def action_retry(self) -> None:
-        if self.streaming:
+        if self.busy:
             return
         if self.session is None or not self.session.prepare_retry():
             notify(self, "Nothing to retry.", severity="warning")
@@ -352,26 +405,54 @@ class ChatScreen(Screen[None]):
     async def replay(self, recording: Recording, speed: float, instant: bool) -> None:
         """Re-stream every recorded answer at its pace (or show them at once), then let the user go on live."""
         from chatterm.cassette.summary import answers
-        from chatterm.chat.session import replay_client, replayed, user_text
+        from chatterm.chat.session import replay_client
 
         session = await self.ready()
         if instant:
-            last = await self._show_at_once(recording)
-            session.load_history(recording, last)
-            await self.info("Replay finished. Type to continue the conversation live.")
+            await self._replay_at_once(session, recording)
             return
         answered = answers(recording)  # one turn per question asked, however many attempts it took
         client = replay_client(answered, speed, instant, session.choice)
+        pacing = asyncio.ensure_future(self._pace(client, answered))
+        self._pacing, skipped = pacing, False
         try:
-            for interaction in answered.interactions:
-                await self._add_prompt(user_text(interaction))
-                message = await self._mount_answer()
-                self.status.begin()
-                await self._stream_into(message, replayed(client, interaction))
+            await pacing
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if not pacing.cancelled() or (task is not None and task.cancelling()):
+                raise  # (the replay itself was cancelled, not only its pace)
+            skipped = True
         finally:
+            self._pacing = None
             await client.aclose()
+        if skipped:  # Escape: what was shown at its pace makes way for the whole recording, shown at once
+            await self._clear()
+            await self._replay_at_once(session, recording)
+            return
         session.load_history(recording)
         await self.info("Replay finished. Type to continue the conversation live.")
+
+    async def _pace(self, client: ChatClient, answered: Recording) -> None:
+        from chatterm.chat.session import replayed, user_text
+
+        for interaction in answered.interactions:
+            await self._add_prompt(user_text(interaction))
+            message = await self._mount_answer()
+            self.status.begin()
+            await self._stream_into(message, replayed(client, interaction))
+
+    async def _replay_at_once(self, session: ChatSession, recording: Recording) -> None:
+        last = await self._show_at_once(recording)
+        session.load_history(recording, last)
+        await self.info("Replay finished. Type to continue the conversation live.")
+
+    async def _clear(self) -> None:
+        """An empty conversation again."""
+        self.turns.clear()
+        self.hidden_turns = 0
+        await self.conversation_view.remove_children()
+        self._earlier = InfoMessage("", id="earlier")
+        self.status.end("ready", None)
 
 
 def _export_turn(interaction: Interaction, reply: Reply) -> ExportTurn:
