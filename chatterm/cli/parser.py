@@ -9,6 +9,7 @@ from typing import Any, NoReturn
 from chatterm import __version__
 from chatterm.cli.errors import UsageError
 from chatterm.cli.output import line
+from chatterm.net.apis import APIS
 
 
 class _Parser(argparse.ArgumentParser):
@@ -53,6 +54,7 @@ ENDPOINT_OPTIONS = {
     "profile": "--profile",
     "model": "--model",
     "base_url": "--base-url",
+    "api": "--api",
     "api_key_env": "--api-key-env",
     "read_timeout": "--read-timeout",
     "allow_link_local": "--allow-link-local",
@@ -82,9 +84,17 @@ def _endpoint_options(parser: argparse.ArgumentParser, after: bool = False) -> N
     parser.add_argument(
         "--base-url",
         metavar="URL",
-        help="an ad-hoc OpenAI-compatible endpoint, no profile needed",
+        help="an ad-hoc endpoint, no profile needed (chat completions unless --api says otherwise)",
         default=unset,
         dest=dest("base_url"),
+    )
+    parser.add_argument(
+        "--api",
+        choices=APIS,
+        help="the API the endpoint speaks: openai (chat completions, the default for --base-url), responses, "
+        "anthropic or gemini",
+        default=unset,
+        dest=dest("api"),
     )
     parser.add_argument(
         "--api-key-env",
