@@ -75,7 +75,7 @@ def request_body(
             body["system"] = system
         body["stream"] = True
         body.update(params)
-        _anthropic_effort(body, effort)
+        _anthropic_effort(body, effort, "max_tokens" in params)
     elif api == "gemini":
         system, contents = gemini_contents(messages)
         body = {"contents": contents}
@@ -103,14 +103,16 @@ def request_body(
     return body
 
 
-def _anthropic_effort(body: dict[str, Any], effort: str | None) -> None:
+def _anthropic_effort(body: dict[str, Any], effort: str | None, given: bool) -> None:
+    """Thinking with the effort's budget. The budget counts in `max_tokens`, so it is added to the default; a
+    `max_tokens` the profile gives is kept unless it leaves no room for the budget."""
     budget = ANTHROPIC_BUDGETS.get(effort or "")
     if budget is None:
         return
     body["thinking"] = {"type": "enabled", "budget_tokens": budget}
-    given = body.get("max_tokens")
-    if not isinstance(given, int) or given <= budget:
-        body["max_tokens"] = budget + ANTHROPIC_MAX_TOKENS  # (the budget is part of max_tokens)
+    limit = body.get("max_tokens")
+    if not given or not isinstance(limit, int) or limit <= budget:
+        body["max_tokens"] = budget + ANTHROPIC_MAX_TOKENS
 
 
 def _gemini_effort(body: dict[str, Any], effort: str | None) -> None:
