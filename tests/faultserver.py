@@ -274,11 +274,13 @@ class FaultServer:
         await self._status(writer, 200, payload)
 
     def _echoed(self) -> str:
-        """The secret to echo: `echo`, else the key of the last request (`Authorization: Bearer` or `x-api-key`)."""
+        """The secret to echo: `echo`, else the key of the last request (`Authorization: Bearer`, `x-api-key` or
+        `x-goog-api-key`)."""
         if self.echo is not None:
             return self.echo
         headers = self.seen[-1].headers
-        return headers.get("authorization", "").removeprefix("Bearer ") or headers.get("x-api-key", "")
+        bearer = headers.get("authorization", "").removeprefix("Bearer ")
+        return bearer or headers.get("x-api-key", "") or headers.get("x-goog-api-key", "")
 
     async def _echo_401(self, writer: asyncio.StreamWriter) -> None:
         """A 401 whose JSON body names the key (with `/` escaped as `\\/`, as PHP and some Java servers write it),

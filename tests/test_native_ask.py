@@ -120,3 +120,28 @@ def test_an_unknown_api_on_the_command_line_is_one_line() -> None:
     assert result.code == 2
     assert_one_line_error(result)
     assert "--api" in result.stderr and "anthropic" in result.stderr
+
+
+@pytest.mark.parametrize("api", NATIVE)
+@pytest.mark.parametrize("scenario", ["echo-401", "echo-error-event"])
+def test_a_key_sent_in_the_api_s_header_and_echoed_back_is_shown_to_no_one(
+    fault_server: Any, tmp_path: Path, api: str, scenario: str
+) -> None:
+    record = tmp_path / "echo.yaml"
+    result = ask(fault_server, scenario, api, "--record", str(record))
+    assert result.code == 1
+    assert TEST_KEY not in result.stdout + result.stderr and "REDACTED" in result.stderr
+    assert TEST_KEY.encode() not in record.read_bytes()
+
+
+def test_profiles_add_keeps_the_api(tmp_path: Path) -> None:
+    added = run_chatterm(
+        "profiles", "add", "claude", "--base-url", "https://api.anthropic.com/v1", "--model", "claude-x",
+        "--api", "anthropic", "--api-key-env", "MY_KEY",
+    )  # fmt: skip
+    assert added.code == 0, added.stderr
+    shown = run_chatterm("profiles", "show", "claude")
+    assert shown.code == 0 and "anthropic" in shown.stdout
+    refused = run_chatterm("profiles", "add", "x", "--base-url", "http://127.0.0.1:9/v1", "--model", "m", "--api", "y")
+    assert refused.code == 2
+    assert_one_line_error(refused)
