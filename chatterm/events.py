@@ -1,7 +1,7 @@
 """The typed events a model answer is made of, whatever wire format carried it.
 
-Every decoder (OpenAI chunks, Anthropic Messages, Gemini, Ollama, Bedrock) turns its input into these,
-and everything above them (the accumulator, `ask`, the app, `show`) consumes only these.
+Every decoder (OpenAI chunks, the Responses API, Anthropic Messages, Gemini, Ollama, Bedrock) turns its input into
+these, and everything above them (the accumulator, `ask`, the app, `show`) consumes only these.
 """
 
 from __future__ import annotations
@@ -49,6 +49,8 @@ class Usage:
     completion_tokens: int | None = None
     total_tokens: int | None = None
     reasoning_tokens: int | None = None
+    cached_tokens: int | None = None
+    """Prompt tokens the provider read from its cache (counted in `prompt_tokens`)."""
 
     def as_dict(self) -> dict[str, int | None]:
         return {
@@ -56,6 +58,7 @@ class Usage:
             "completion_tokens": self.completion_tokens,
             "total_tokens": self.total_tokens,
             "reasoning_tokens": self.reasoning_tokens,
+            "cached_tokens": self.cached_tokens,
         }
 
 
@@ -124,11 +127,14 @@ def usage_from_openai(raw: Any) -> Usage | None:
         return None
     details = raw.get("completion_tokens_details")
     reasoning = details.get("reasoning_tokens") if isinstance(details, dict) else None
+    prompt_details = raw.get("prompt_tokens_details")
+    cached = prompt_details.get("cached_tokens") if isinstance(prompt_details, dict) else None
     return Usage(
         prompt_tokens=_int_or_none(raw.get("prompt_tokens")),
         completion_tokens=_int_or_none(raw.get("completion_tokens")),
         total_tokens=_int_or_none(raw.get("total_tokens")),
         reasoning_tokens=_int_or_none(reasoning),
+        cached_tokens=_int_or_none(cached),
     )
 
 

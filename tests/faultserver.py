@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
 
-from tests import shapes
+from tests import native_shapes, shapes
 
 WORDS = ["Hello", ",", " this", " is", " a", " partial", " answer", "."]
 ANSWER = "".join(WORDS)
@@ -151,6 +151,11 @@ class FaultServer:
     # -- scenarios ----------------------------------------------------------------------------------------
 
     async def _ok(self, writer: asyncio.StreamWriter) -> None:
+        """The answer in the shape of the API the request asked in (chat completions, or a native one)."""
+        api = native_shapes.api_of(self.seen[-1].path)
+        if api != "openai":
+            await self._whole(writer, native_shapes.answer(api, WORDS, REASONING))
+            return
         await self._begin(writer)
         await self._send(writer, chunk(reasoning="Thinking it over."))
         await self._stream_words(writer, WORDS)
@@ -269,11 +274,13 @@ class FaultServer:
         await self._status(writer, 200, payload)
 
     def _echoed(self) -> str:
-        """The secret to echo: `echo`, else the key of the last request (`Authorization: Bearer` or `x-api-key`)."""
+        """The secret to echo: `echo`, else the key of the last request (`Authorization: Bearer`, `x-api-key` or
+        `x-goog-api-key`)."""
         if self.echo is not None:
             return self.echo
         headers = self.seen[-1].headers
-        return headers.get("authorization", "").removeprefix("Bearer ") or headers.get("x-api-key", "")
+        bearer = headers.get("authorization", "").removeprefix("Bearer ")
+        return bearer or headers.get("x-api-key", "") or headers.get("x-goog-api-key", "")
 
     async def _echo_401(self, writer: asyncio.StreamWriter) -> None:
         """A 401 whose JSON body names the key (with `/` escaped as `\\/`, as PHP and some Java servers write it),
@@ -481,6 +488,49 @@ class FaultServer:
 
     async def _cut_ollama(self, writer: asyncio.StreamWriter) -> None:
         await self._whole(writer, shapes.ollama(WORDS[:4], end=False), "application/x-ndjson")
+
+    # -- the native APIs (Anthropic, Gemini, Responses), each in the shape of the API the request asked in ----------
+
+    def _native(self) -> str:
+        return native_shapes.api_of(self.seen[-1].path)
+
+    async def _api_cut(self, writer: asyncio.StreamWriter) -> None:
+        """PARTIAL after the reasoning, then the body ends without the API's end."""
+        await self._whole(writer, native_shapes.answer(self._native(), WORDS[:4], REASONING, end=False))
+
+    async def _api_drop(self, writer: asyncio.StreamWriter) -> None:
+        await self._begin(writer)
+        for piece in native_shapes.answer(self._native(), WORDS[:4], REASONING, end=False):
+            await self._send(writer, piece)
+        writer.transport.abort()
+
+    async def _api_length(self, writer: asyncio.StreamWriter) -> None:
+        await self._whole(writer, native_shapes.stopped(self._native(), WORDS[:4], filtered=False))
+
+    async def _api_filtered(self, writer: asyncio.StreamWriter) -> None:
+        await self._whole(writer, native_shapes.stopped(self._native(), WORDS[:4], filtered=True))
+
+    async def _api_errorevent(self, writer: asyncio.StreamWriter) -> None:
+        """PARTIAL, then an error inside the stream in the API's shape."""
+        api = self._native()
+        cut = native_shapes.answer(api, WORDS[:4], end=False)
+        await self._whole(writer, [*cut, native_shapes.stream_error(api, "Overloaded, try again later")])
+
+    async def _api_errorfirst_then_ok(self, writer: asyncio.StreamWriter) -> None:
+        """First an error inside the stream before any of the answer (retried), then the answer."""
+        api = self._native()
+        if self.counts["api-errorfirst-then-ok"] > 1:
+            await self._ok(writer)
+            return
+        head = native_shapes.answer(api, [], end=False)[:1]
+        await self._whole(writer, [*head, native_shapes.stream_error(api, "Overloaded")])
+
+    async def _api_e400(self, writer: asyncio.StreamWriter) -> None:
+        await self._status(writer, 400, native_shapes.error_body(self._native(), 400, "Bad request: no such model"))
+
+    async def _api_e429(self, writer: asyncio.StreamWriter) -> None:
+        body = native_shapes.error_body(self._native(), 429, "Rate limit exceeded")
+        await self._status(writer, 429, body, "Retry-After: 0.1\r\n")
 
     # -- overloads, retried before the answer begins ----------------------------------------------------------
 

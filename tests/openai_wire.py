@@ -41,11 +41,13 @@ class Folded:
     def usage_of(self, usage: dict[str, Any] | None) -> None:
         if usage is not None:
             details = usage.get("completion_tokens_details") or {}
+            prompt_details = usage.get("prompt_tokens_details") or {}
             self.usage = {
                 "prompt_tokens": usage.get("prompt_tokens"),
                 "completion_tokens": usage.get("completion_tokens"),
                 "total_tokens": usage.get("total_tokens"),
                 "reasoning_tokens": details.get("reasoning_tokens"),
+                "cached_tokens": prompt_details.get("cached_tokens"),
             }
 
     def as_dict(self) -> dict[str, Any]:

@@ -61,13 +61,31 @@ async def test_every_preset_request_shape(name: str, faults: FaultServer, monkey
             reply.add(event)
     assert reply.content == ANSWER
     seen = faults.seen[-1]
-    assert seen.path == "/ok/v1/chat/completions"
-    assert seen.body["model"] == preset.model and seen.body["stream"] is True
-    assert seen.body["messages"] == [{"role": "user", "content": "hi"}]
-    if preset.local:
-        assert "authorization" not in seen.headers
-    else:
+    if preset.api == "anthropic":
+        assert seen.path == "/ok/v1/messages"
+        assert seen.body["model"] == preset.model and seen.body["stream"] is True
+        assert seen.body["messages"] == [{"role": "user", "content": "hi"}] and seen.body["max_tokens"] > 0
+        assert seen.headers["x-api-key"] == TEST_KEY and seen.headers["anthropic-version"] == "2023-06-01"
+    elif preset.api == "gemini":
+        assert seen.path == f"/ok/v1/models/{preset.model}:streamGenerateContent?alt=sse"
+        assert seen.body["contents"] == [{"role": "user", "parts": [{"text": "hi"}]}]
+        assert seen.headers["x-goog-api-key"] == TEST_KEY
+    elif preset.api == "responses":
+        assert seen.path == "/ok/v1/responses"
+        assert seen.body["model"] == preset.model and seen.body["stream"] is True and seen.body["store"] is False
+        assert seen.body["input"] == [{"role": "user", "content": "hi"}]
         assert seen.headers["authorization"] == f"Bearer {TEST_KEY}"
+    else:
+        assert seen.path == "/ok/v1/chat/completions"
+        assert seen.body["model"] == preset.model and seen.body["stream"] is True
+        assert seen.body["messages"] == [{"role": "user", "content": "hi"}]
+        if preset.local:
+            assert "authorization" not in seen.headers
+        else:
+            assert seen.headers["authorization"] == f"Bearer {TEST_KEY}"
+    if preset.api in ("anthropic", "gemini"):
+        assert "authorization" not in seen.headers
+    assert TEST_KEY not in seen.path, "the key never travels in the URL"
     assert seen.headers["accept"] == "text/event-stream"
 
 

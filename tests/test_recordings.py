@@ -12,7 +12,7 @@ from chatterm.cli.main import main
 from tests.conftest import CORPUS, SEEDS, recordings, run_chatterm
 
 RESPONSE_KEYS = {"status", "model", "reasoning", "content", "tool_calls", "finish_reason", "usage", "error"}
-USAGE_KEYS = {"prompt_tokens", "completion_tokens", "total_tokens", "reasoning_tokens"}
+USAGE_KEYS = {"prompt_tokens", "completion_tokens", "total_tokens", "reasoning_tokens", "cached_tokens"}
 
 
 def show_json(path: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
@@ -66,6 +66,7 @@ def test_groq_seed_exactly(capsys: pytest.CaptureFixture[str]) -> None:
         "completion_tokens": 5,
         "total_tokens": 50,
         "reasoning_tokens": None,
+        "cached_tokens": None,
     }
     assert response["error"] is None
 
@@ -87,6 +88,7 @@ def test_together_seed_exactly(capsys: pytest.CaptureFixture[str]) -> None:
         "completion_tokens": 25,
         "total_tokens": 64,
         "reasoning_tokens": None,
+        "cached_tokens": None,
     }
     assert response["finish_reason"] == "stop"
 
@@ -112,6 +114,7 @@ def test_xai_seed_exactly(capsys: pytest.CaptureFixture[str]) -> None:
         "completion_tokens": 27,
         "total_tokens": 373,
         "reasoning_tokens": 133,
+        "cached_tokens": 192,
     }
     assert response["model"] == "grok-code-fast-1"
 

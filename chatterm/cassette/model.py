@@ -64,7 +64,12 @@ class Request:
         if isinstance(messages, list):
             return messages
         contents = payload.get("contents")  # Gemini
-        return contents if isinstance(contents, list) else []
+        if isinstance(contents, list):
+            return contents
+        items = payload.get("input")  # the Responses API: a list of items, or the user's text alone
+        if isinstance(items, str):
+            return [{"role": "user", "content": items}]
+        return items if isinstance(items, list) and "model" in payload else []
 
 
 @dataclass

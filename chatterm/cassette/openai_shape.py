@@ -104,6 +104,8 @@ def usage_fields(usage: Usage) -> dict[str, Any]:
     }
     if usage.reasoning_tokens is not None:
         fields["completion_tokens_details"] = {"reasoning_tokens": usage.reasoning_tokens}
+    if usage.cached_tokens is not None:
+        fields["prompt_tokens_details"] = {"cached_tokens": usage.cached_tokens}
     return fields
 
 

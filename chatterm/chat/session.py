@@ -21,6 +21,7 @@ from chatterm.cassette.summary import answers, reply_of
 from chatterm.conversation.history import Conversation, message_text
 from chatterm.conversation.reply import Reply
 from chatterm.events import Event, StreamError
+from chatterm.net.apis import EFFORTS
 from chatterm.net.client import ChatClient
 from chatterm.net.recorder import Recorder
 from chatterm.settings.choice import Choice
@@ -60,6 +61,17 @@ class ChatSession:
         self._last_failed = False
 
     @property
+    def effort(self) -> str | None:
+        """The reasoning effort of the next answers (`chatterm.net.apis.EFFORTS`; None: the provider's default)."""
+        return self.client.endpoint.effort
+
+    @effort.setter
+    def effort(self, value: str | None) -> None:
+        if value is not None and value not in EFFORTS:
+            raise ValueError(f"no reasoning effort {value!r} (one of {', '.join(EFFORTS)})")
+        self.client.endpoint.effort = value
+
+    @property
     def path(self) -> Path | None:
         return self.saver.path if self.saver else None
 
@@ -72,7 +84,9 @@ class ChatSession:
     async def switch(self, choice: Choice, transport: httpx.AsyncBaseTransport | None = None) -> None:
         """Answer the next turns from another profile or model; the conversation goes on."""
         await self.client.aclose()
+        effort = self.effort
         self.choice = choice
+        choice.endpoint.effort = effort  # (the effort chosen holds whoever answers)
         self.secrets = known(self.secrets, choice.endpoint.secrets)
         self.recorder.secrets = self.secrets
         if self.saver is not None:

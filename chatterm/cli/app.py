@@ -21,6 +21,7 @@ def chosen(args: argparse.Namespace, settings: Settings) -> Choice:
             args.api_key_env,
             args.read_timeout,
             allow_link_local=args.allow_link_local,
+            api=args.api,
         )
     except ResolveError as exc:
         raise UsageError(str(exc)) from None

@@ -9,6 +9,7 @@ from typing import Any, NoReturn
 from chatterm import __version__
 from chatterm.cli.errors import UsageError
 from chatterm.cli.output import line
+from chatterm.net.apis import APIS
 
 
 class _Parser(argparse.ArgumentParser):
@@ -53,6 +54,7 @@ ENDPOINT_OPTIONS = {
     "profile": "--profile",
     "model": "--model",
     "base_url": "--base-url",
+    "api": "--api",
     "api_key_env": "--api-key-env",
     "read_timeout": "--read-timeout",
     "allow_link_local": "--allow-link-local",
@@ -82,9 +84,17 @@ def _endpoint_options(parser: argparse.ArgumentParser, after: bool = False) -> N
     parser.add_argument(
         "--base-url",
         metavar="URL",
-        help="an ad-hoc OpenAI-compatible endpoint, no profile needed",
+        help="an ad-hoc endpoint, no profile needed (chat completions unless --api says otherwise)",
         default=unset,
         dest=dest("base_url"),
+    )
+    parser.add_argument(
+        "--api",
+        choices=APIS,
+        help="the API the endpoint speaks: openai (chat completions, the default for --base-url), responses, "
+        "anthropic or gemini",
+        default=unset,
+        dest=dest("api"),
     )
     parser.add_argument(
         "--api-key-env",
@@ -178,6 +188,7 @@ def build_parser() -> argparse.ArgumentParser:
     add.add_argument("name", metavar="NAME")
     add.add_argument("--base-url", required=True, metavar="URL", help="up to and including /v1")
     add.add_argument("--model", required=True, metavar="M")
+    add.add_argument("--api", choices=APIS, help="the API the endpoint speaks (default: openai, chat completions)")
     add.add_argument("--api-key-env", metavar="VAR", help="the environment variable holding the key")
     add.add_argument("--param", action="append", metavar="KEY=VALUE", help="an extra request parameter")
     add.add_argument("--header", action="append", metavar="KEY=VALUE", help="an extra HTTP header")

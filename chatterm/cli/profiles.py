@@ -84,6 +84,7 @@ def _new_profile(args: argparse.Namespace) -> ProfileSettings:
             read_timeout=args.read_timeout or 300.0,
             local=args.local,
             allow_link_local=args.allow_link_local,
+            api=args.api or "openai",
         )
     except ValidationError as exc:
         error = exc.errors()[0]

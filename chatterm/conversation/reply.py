@@ -105,7 +105,9 @@ class Reply:
         }
 
     def as_message(self, include_reasoning: bool = False) -> dict[str, Any]:
-        """This answer as an assistant message for the history sent back to the model."""
+        """This answer as an assistant message for the history sent back to the model. The opaque reasoning it came
+        with (thinking blocks, thought signatures, encrypted reasoning items) rides along as `reasoning_details`:
+        each API's request takes back what is its own, and chat completions none of it."""
         message: dict[str, Any] = {"role": "assistant", "content": self.content}
         if self.tool_calls:
             message["tool_calls"] = [
@@ -114,4 +116,6 @@ class Reply:
             ]
         if include_reasoning and self.reasoning:
             message["reasoning_content"] = self.reasoning
+        if self.reasoning_details:
+            message["reasoning_details"] = [dict(detail) for detail in self.reasoning_details]
         return message

@@ -1,6 +1,10 @@
 """Anthropic Messages events (streamed or whole) to events.
 
 Also the body of AWS Bedrock's `invoke-with-response-stream`, whose frames wrap the same events.
+
+A thinking block is shown as it streams (`thinking_delta`) and, once it has ended (`content_block_stop`), kept whole
+with its signature as a `ReasoningDetail` in the block's own shape, as are `redacted_thinking` blocks: the API
+wants them back, unchanged, with the next turn.
 """
 
 from __future__ import annotations
@@ -21,7 +25,14 @@ from chatterm.events import (
     UsageReport,
 )
 
-STOP_REASONS = {"end_turn": "stop", "stop_sequence": "stop", "max_tokens": "length", "tool_use": "tool_calls"}
+STOP_REASONS = {
+    "end_turn": "stop",
+    "stop_sequence": "stop",
+    "max_tokens": "length",
+    "model_context_window_exceeded": "length",
+    "tool_use": "tool_calls",
+    "refusal": "content_filter",
+}
 
 EVENT_TYPES = frozenset(
     {
@@ -48,7 +59,10 @@ class AnthropicDecoder:
 
     def __init__(self) -> None:
         self._tools: dict[int, int] = {}
+        self._thinking: dict[int, dict[str, Any]] = {}
+        """The thinking blocks begun and not yet ended, by index, as far as they have arrived."""
         self._input_tokens: int | None = None
+        self._cached_tokens: int | None = None
         self._output_tokens: int | None = None
 
     def event(self, payload: dict[str, Any]) -> list[Event]:
@@ -66,6 +80,10 @@ class AnthropicDecoder:
             delta = payload.get("delta")
             if isinstance(delta, dict):
                 events.extend(self._block_delta(_index(payload), delta))
+        elif kind == "content_block_stop":
+            block = self._thinking.pop(_index(payload), None)
+            if block is not None:
+                events.append(ReasoningDetail({"type": "thinking", **block}))
         elif kind == "message_delta":
             delta = payload.get("delta")
             reason = delta.get("stop_reason") if isinstance(delta, dict) else None
@@ -95,13 +113,21 @@ class AnthropicDecoder:
         if not isinstance(raw, dict):
             return []
         if isinstance(raw.get("input_tokens"), int):
-            self._input_tokens = raw["input_tokens"]
+            cached = [raw.get(key) for key in ("cache_read_input_tokens", "cache_creation_input_tokens")]
+            read, written = (value if isinstance(value, int) else 0 for value in cached)
+            self._input_tokens = raw["input_tokens"] + read + written  # (the prompt, as other APIs count it)
+            self._cached_tokens = read
         if isinstance(raw.get("output_tokens"), int):
             self._output_tokens = raw["output_tokens"]
         total = None
         if self._input_tokens is not None and self._output_tokens is not None:
             total = self._input_tokens + self._output_tokens
-        usage = Usage(prompt_tokens=self._input_tokens, completion_tokens=self._output_tokens, total_tokens=total)
+        usage = Usage(
+            prompt_tokens=self._input_tokens,
+            completion_tokens=self._output_tokens,
+            total_tokens=total,
+            cached_tokens=self._cached_tokens,
+        )
         return [UsageReport(usage)]
 
     def _block(self, index: int, block: dict[str, Any], whole: bool) -> list[Event]:
@@ -110,13 +136,17 @@ class AnthropicDecoder:
             return [Content(block["text"])]
         if kind == "thinking":
             events: list[Event] = []
-            if isinstance(block.get("thinking"), str) and block["thinking"]:
-                events.append(Reasoning(block["thinking"]))
-            if block.get("signature"):
-                events.append(ReasoningDetail({"type": "signature", "signature": block["signature"]}))
+            text = block.get("thinking") if isinstance(block.get("thinking"), str) else ""
+            if text:
+                events.append(Reasoning(text))
+            if whole:
+                events.append(ReasoningDetail(dict(block)))
+            else:
+                signature = block.get("signature") if isinstance(block.get("signature"), str) else ""
+                self._thinking[index] = {"thinking": text, "signature": signature}
             return events
         if kind == "redacted_thinking":
-            return [ReasoningDetail({"type": "redacted_thinking", "data": block.get("data")})]
+            return [ReasoningDetail(dict(block))]
         if kind in ("tool_use", "server_tool_use"):
             ordinal = self._tools.setdefault(index, len(self._tools))
             arguments = ""
@@ -129,10 +159,15 @@ class AnthropicDecoder:
         kind = delta.get("type")
         if kind == "text_delta" and isinstance(delta.get("text"), str) and delta["text"]:
             return [Content(delta["text"])]
+        block = self._thinking.get(index)
         if kind == "thinking_delta" and isinstance(delta.get("thinking"), str) and delta["thinking"]:
+            if block is not None:
+                block["thinking"] += delta["thinking"]
             return [Reasoning(delta["thinking"])]
-        if kind == "signature_delta":
-            return [ReasoningDetail({"type": "signature", "signature": delta.get("signature")})]
+        if kind == "signature_delta" and isinstance(delta.get("signature"), str):
+            if block is not None:
+                block["signature"] += delta["signature"]
+            return []
         if kind == "input_json_delta" and isinstance(delta.get("partial_json"), str):
             ordinal = self._tools.setdefault(index, len(self._tools))
             return [ToolCallDelta(index=ordinal, arguments=delta["partial_json"])]

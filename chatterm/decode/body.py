@@ -21,6 +21,7 @@ from chatterm.decode.eventstream import EventStreamError, FrameDecoder
 from chatterm.decode.gemini import GeminiDecoder, is_gemini
 from chatterm.decode.ollama import OllamaDecoder, is_ollama
 from chatterm.decode.openai import OpenAIDecoder
+from chatterm.decode.responses import ResponsesDecoder, is_responses
 from chatterm.decode.safejson import MAX_DEPTH, TooDeep, loads
 from chatterm.decode.sse import EventAssembler, LineSplitter
 from chatterm.events import Event, StreamError, StreamWarning
@@ -69,6 +70,7 @@ class BodyDecoder:
         self._openai = OpenAIDecoder(think_tags=think_tags)
         self._anthropic = AnthropicDecoder()
         self._gemini = GeminiDecoder()
+        self._responses = ResponsesDecoder()
         self._ollama = OllamaDecoder(think_tags=think_tags)
         self._text = codecs.getincrementaldecoder("utf-8-sig")("replace")
         """UTF-8 with a leading byte order mark dropped, as the event-stream standard decodes."""
@@ -211,7 +213,9 @@ class BodyDecoder:
             return [event for item in payload for event in self.payload(item)]
         if not isinstance(payload, dict):
             return [StreamWarning(f"skipped a chunk that is not an object: {str(payload)[:40]!r}")]
-        if is_anthropic(payload):
+        if is_responses(payload):
+            events = self._responses.event(payload)
+        elif is_anthropic(payload):
             events = self._anthropic.event(payload)
             if payload.get("type") == "message_stop":
                 self.ending.said_end = True

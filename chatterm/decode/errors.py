@@ -57,15 +57,23 @@ def error_words(payload: Any) -> str | None:
     return None
 
 
+CODE_STATUSES = {"server_error": 500, "rate_limit_exceeded": 429}
+"""The Responses API's error codes (words, not numbers) for the HTTP statuses they stand for, so that such an error
+before the answer is retried as the status would be."""
+
+
 def error_code(payload: Any) -> int | None:
-    """A numeric error code inside an error payload (OpenRouter and Google carry the HTTP status)."""
+    """A numeric error code inside an error payload (OpenRouter and Google carry the HTTP status; the Responses API
+    names it, see `CODE_STATUSES`)."""
     if isinstance(payload, dict):
         inner = payload.get("error")
-        if isinstance(inner, dict):
+        for where in (inner, payload) if isinstance(inner, dict) else (payload,):
             for key in ("code", "status_code", "status"):
-                value = inner.get(key)
+                value = where.get(key)
                 if isinstance(value, int) and not isinstance(value, bool) and 100 <= value <= 599:
                     return value
+                if key == "code" and isinstance(value, str) and value in CODE_STATUSES:
+                    return CODE_STATUSES[value]
     return None
 
 

@@ -1,4 +1,10 @@
-"""Google Gemini `generateContent` / `streamGenerateContent` answers to events."""
+"""Google Gemini `generateContent` / `streamGenerateContent` answers to events.
+
+A thought signature is kept (`ReasoningDetail`) with the place it came on: the function call it was given with
+(`call`: the call's number), or the answer's text; the next turn gives it back there. A finish reason that withheld
+the answer (SAFETY, RECITATION, a blocklist and the like) reads as `content_filter`; a prompt the API blocked
+(`promptFeedback.blockReason`) ends the answer the same way.
+"""
 
 from __future__ import annotations
 
@@ -17,7 +23,8 @@ from chatterm.events import (
     UsageReport,
 )
 
-FINISH_REASONS = {"STOP": "stop", "MAX_TOKENS": "length", "SAFETY": "content_filter", "RECITATION": "content_filter"}
+FILTERED = ("SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "IMAGE_SAFETY", "LANGUAGE")
+FINISH_REASONS = {"STOP": "stop", "MAX_TOKENS": "length", **dict.fromkeys(FILTERED, "content_filter")}
 
 
 def is_gemini(payload: dict[str, Any]) -> bool:
@@ -48,6 +55,10 @@ class GeminiDecoder:
             reason = candidate.get("finishReason")
             if isinstance(reason, str) and reason:
                 events.append(Finish(FINISH_REASONS.get(reason, reason.lower())))
+        feedback = payload.get("promptFeedback")
+        blocked = feedback.get("blockReason") if isinstance(feedback, dict) else None
+        if isinstance(blocked, str) and blocked and not candidates:
+            events.append(Finish("content_filter"))
         meta = payload.get("usageMetadata")
         if isinstance(meta, dict):
             events.append(UsageReport(_usage(meta)))
@@ -59,13 +70,16 @@ class GeminiDecoder:
         if isinstance(text, str) and text:
             events.append(Reasoning(text) if part.get("thought") is True else Content(text))
         call = part.get("functionCall")
+        where: dict[str, int] = {}
         if isinstance(call, dict):
             arguments = json.dumps(call.get("args") or {}, ensure_ascii=False)
             call_id = call.get("id") if isinstance(call.get("id"), str) else None
             events.append(ToolCallDelta(index=self._calls, id=call_id, name=call.get("name"), arguments=arguments))
+            where = {"call": self._calls}
             self._calls += 1
-        if part.get("thoughtSignature"):
-            events.append(ReasoningDetail({"type": "thoughtSignature", "signature": part["thoughtSignature"]}))
+        if isinstance(part.get("thoughtSignature"), str) and part["thoughtSignature"]:
+            detail = {"type": "thoughtSignature", "signature": part["thoughtSignature"], **where}
+            events.append(ReasoningDetail(detail))
         return events
 
 
@@ -81,4 +95,5 @@ def _usage(meta: dict[str, Any]) -> Usage:
         completion_tokens=completion,
         total_tokens=count("totalTokenCount"),
         reasoning_tokens=thoughts,
+        cached_tokens=count("cachedContentTokenCount"),
     )

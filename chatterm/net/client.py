@@ -1,4 +1,5 @@
-"""The streaming chat client: httpx against any OpenAI-compatible endpoint, its bodies decoded by `chatterm.decode`.
+"""The streaming chat client: httpx against an endpoint of any API chatterm speaks (`chatterm.net.apis`), its bodies
+decoded by `chatterm.decode`.
 
 `ChatClient.stream()` yields typed events and never raises for anything the network or the provider
 does: an HTTP error, an error inside the stream, a dropped connection or a read timeout each end the
@@ -189,23 +190,24 @@ class ChatClient:
     async def _answer(self, messages: list[dict[str, Any]], model: str | None) -> AsyncGenerator[Event]:
         """The events of one answer as received: retried before its first byte, ended by its first error."""
         body = self.endpoint.request_body(messages, model)
+        url = self.endpoint.url_for(model)
         for attempt in range(self.retries + 1):
             retry = _Retry()
-            async for event in self._attempt(body, attempt, retry):
+            async for event in self._attempt(url, body, attempt, retry):
                 yield event
             if retry.error is None or retry.wait is None:
                 return
             yield StreamWarning(f"{retry.error.message}; retrying in {retry.wait:.1f} s")
             await asyncio.sleep(retry.wait)
 
-    async def _attempt(self, body: dict[str, Any], attempt: int, retry: _Retry) -> AsyncIterator[Event]:
+    async def _attempt(self, url: str, body: dict[str, Any], attempt: int, retry: _Retry) -> AsyncIterator[Event]:
         """One request and its answer. An error the provider answers before any of the answer (a 5xx, 429, an
         overload) is left in `retry` when it is worth another attempt, instead of being yielded."""
         first = len(self.recorder.interactions) if self.recorder is not None else 0
         started = shown = False
         try:
             request = self._http.build_request(
-                "POST", self.endpoint.chat_url, json=body, headers=self.endpoint.request_headers()
+                "POST", url, json=body, headers=self.endpoint.request_headers()
             )
             response = await send_within_origin(self._http, request)
             try:
@@ -242,7 +244,7 @@ class ChatClient:
             self._note(error, first)
             yield error
         except httpx.HTTPError as exc:
-            proxy = self._routes.proxy_for(self.endpoint.chat_url) if self._routes is not None else None
+            proxy = self._routes.proxy_for(url) if self._routes is not None else None
             error = transport_error(exc, self.endpoint, started, proxy)
             self._note(error, first)
             yield error

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from chatterm import __version__
+from chatterm.net import apis
 
 CREDENTIAL_WORDS = ("key", "token", "auth", "secret", "password", "signature", "cookie", "credential")
 
@@ -32,6 +33,12 @@ class Endpoint:
     connect_timeout: float = 10.0
     read_timeout: float = 300.0
     stream_usage: bool = True
+    api: str = "openai"
+    """The API the endpoint speaks (`chatterm.net.apis.APIS`)."""
+    effort: str | None = None
+    """The reasoning effort of the next requests (`chatterm.net.apis.EFFORTS`), None for the provider's default."""
+    reasoning_effort: bool = False
+    """Chat completions only: the endpoint takes `reasoning_effort`, so an effort chosen is sent as it."""
     held_keys: tuple[str, ...] = ()
     """Other keys chatterm holds for the profile: never sent, always masked."""
     find_held_keys: Callable[[], tuple[str, ...]] | None = field(default=None, repr=False)
@@ -49,14 +56,28 @@ class Endpoint:
 
     @property
     def chat_url(self) -> str:
-        return self.base_url.rstrip("/") + "/chat/completions"
+        return self.url_for(self.model)
+
+    def url_for(self, model: str | None = None) -> str:
+        """Where a chat request for `model` (by default the endpoint's) goes."""
+        return apis.chat_url(self.api, self.base_url, model or self.model)
 
     def request_body(self, messages: list[dict[str, Any]], model: str | None = None) -> dict[str, Any]:
-        body: dict[str, Any] = {"model": model or self.model, "messages": messages, "stream": True}
-        if self.stream_usage:
-            body["stream_options"] = {"include_usage": True}
-        body.update(self.params)
-        return body
+        """The body of one streamed request, in the endpoint's API's shape, from history messages in chat
+        completions' shape."""
+        return apis.request_body(
+            self.api,
+            messages,
+            model or self.model,
+            self.params,
+            effort=self.effort,
+            stream_usage=self.stream_usage,
+            reasoning_effort=self.reasoning_effort,
+        )
+
+    def auth_headers(self) -> dict[str, str]:
+        """The headers that carry the key (and the API version where the API wants one), without the profile's."""
+        return apis.auth_headers(self.api, self.api_key)
 
     def request_headers(self) -> dict[str, str]:
         headers = {
@@ -64,7 +85,6 @@ class Endpoint:
             "Accept-Encoding": "identity",
             "User-Agent": f"chatterm/{__version__}",
         }
-        if self.api_key:
-            headers["Authorization"] = f"Bearer {self.api_key}"
+        headers.update(self.auth_headers())
         headers.update(self.headers)
         return headers

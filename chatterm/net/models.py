@@ -59,7 +59,7 @@ async def list_models(profile: str, endpoint: Endpoint, use_cache: bool = True, 
                 return list(cached["models"])
         except (OSError, ValueError, KeyError, TypeError):
             pass
-    headers = {"Authorization": f"Bearer {endpoint.api_key}"} if endpoint.api_key else {}
+    headers = endpoint.auth_headers()
     try:
         async with httpx.AsyncClient(timeout=timeout, follow_redirects=False) as client:
             request = client.build_request(

@@ -58,6 +58,9 @@ def endpoint_for(profile: ProfileSettings, model: str | None, key: str | None) -
         connect_timeout=profile.connect_timeout,
         read_timeout=profile.read_timeout,
         stream_usage=profile.stream_usage,
+        api=profile.api,
+        effort=profile.effort,
+        reasoning_effort=profile.reasoning_effort,
     )
 
 
@@ -69,16 +72,22 @@ def choose(
     api_key_env: str | None = None,
     read_timeout: float | None = None,
     allow_link_local: bool = False,
+    api: str | None = None,
 ) -> Choice:
     """The profile and endpoint the user's options ask for; a demo choice has no base URL until its server
-    starts. An ad-hoc base URL is checked as a profile's is (`allow_link_local` is its opt-in)."""
+    starts. An ad-hoc base URL is checked as a profile's is (`allow_link_local` is its opt-in); `api` is the API an
+    ad-hoc URL speaks, or another API for a profile's endpoint."""
     if base_url:
         key = os.environ.get(api_key_env) if api_key_env else None
         if api_key_env and not key:
             raise ResolveError(f"--api-key-env {api_key_env}: the variable is not set")
         try:
             ad_hoc = ProfileSettings(
-                base_url=base_url, model=model or "default", api_key_env=api_key_env, allow_link_local=allow_link_local
+                base_url=base_url,
+                model=model or "default",
+                api_key_env=api_key_env,
+                allow_link_local=allow_link_local,
+                api=api or "openai",
             )
         except ValidationError as exc:
             raise ResolveError(f"--base-url: {problem(exc.errors()[0])}") from None
@@ -103,4 +112,6 @@ def choose(
                 choice.endpoint.find_held_keys = functools.partial(keyring_keys, name)
     if read_timeout:
         choice.endpoint.read_timeout = read_timeout
+    if api:
+        choice.endpoint.api = api
     return choice

@@ -1,5 +1,9 @@
 """Built-in provider presets, ready to use once a key exists (or, for local servers, once they answer), and the
-settings source that lays them beneath everything the user sets."""
+settings source that lays them beneath everything the user sets.
+
+A provider with an API of its own is spoken to in it (Anthropic's Messages, Gemini's, OpenAI's Responses), since only
+there do its models show their reasoning; the others speak chat completions, and those documented to take
+`reasoning_effort` (Groq, OpenRouter) say so."""
 
 from __future__ import annotations
 
@@ -12,7 +16,10 @@ from chatterm.settings.profile import ProfileSettings
 
 PRESETS: dict[str, ProfileSettings] = {
     "groq": ProfileSettings(
-        base_url="https://api.groq.com/openai/v1", model="llama-3.3-70b-versatile", api_key_env="GROQ_API_KEY"
+        base_url="https://api.groq.com/openai/v1",
+        model="llama-3.3-70b-versatile",
+        api_key_env="GROQ_API_KEY",
+        reasoning_effort=True,
     ),
     "xai": ProfileSettings(base_url="https://api.x.ai/v1", model="grok-code-fast-1", api_key_env="XAI_API_KEY"),
     "together": ProfileSettings(
@@ -20,9 +27,20 @@ PRESETS: dict[str, ProfileSettings] = {
         model="meta-llama/Llama-3.3-70B-Instruct-Turbo-Free",
         api_key_env="TOGETHER_API_KEY",
     ),
-    "openai": ProfileSettings(base_url="https://api.openai.com/v1", model="gpt-4o-mini", api_key_env="OPENAI_API_KEY"),
+    "openai": ProfileSettings(
+        base_url="https://api.openai.com/v1", model="gpt-4o-mini", api_key_env="OPENAI_API_KEY", api="responses"
+    ),
+    "anthropic": ProfileSettings(
+        base_url="https://api.anthropic.com/v1",
+        model="claude-sonnet-4-5",
+        api_key_env="ANTHROPIC_API_KEY",
+        api="anthropic",
+    ),
     "openrouter": ProfileSettings(
-        base_url="https://openrouter.ai/api/v1", model="openai/gpt-4o-mini", api_key_env="OPENROUTER_API_KEY"
+        base_url="https://openrouter.ai/api/v1",
+        model="openai/gpt-4o-mini",
+        api_key_env="OPENROUTER_API_KEY",
+        reasoning_effort=True,
     ),
     "deepseek": ProfileSettings(
         base_url="https://api.deepseek.com/v1", model="deepseek-chat", api_key_env="DEEPSEEK_API_KEY"
@@ -31,9 +49,10 @@ PRESETS: dict[str, ProfileSettings] = {
         base_url="https://api.mistral.ai/v1", model="mistral-small-latest", api_key_env="MISTRAL_API_KEY"
     ),
     "gemini": ProfileSettings(
-        base_url="https://generativelanguage.googleapis.com/v1beta/openai",
+        base_url="https://generativelanguage.googleapis.com/v1beta",
         model="gemini-2.5-flash",
         api_key_env="GEMINI_API_KEY",
+        api="gemini",
     ),
     "cerebras": ProfileSettings(
         base_url="https://api.cerebras.ai/v1", model="llama-3.3-70b", api_key_env="CEREBRAS_API_KEY"

@@ -9,6 +9,7 @@ from typing import Any, Self
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from chatterm.net.apis import APIS, EFFORTS
 from chatterm.settings.errors import beyond_limits
 from chatterm.settings.urls import check_base_url, check_link_local
 
@@ -22,8 +23,15 @@ def check_profile_name(name: str) -> str:
     return name
 
 
+def one_of(value: str, choices: tuple[str, ...]) -> str:
+    """`value` when it is one of `choices`; else what they are, in one line."""
+    if value not in choices:
+        raise ValueError(f"should be one of {', '.join(choices)}, not {value!r}")
+    return value
+
+
 class ProfileSettings(BaseModel):
-    """One provider profile: an OpenAI-compatible endpoint and how to talk to it.
+    """One provider profile: an endpoint, the API it speaks, and how to talk to it.
 
     Unknown fields are refused, so a misspelt key in a `[profiles.NAME]` table is an error, not a setting that
     does nothing; values that could only make every request fail (a timeout of 0, a base URL that is not http(s),
@@ -32,9 +40,16 @@ class ProfileSettings(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     base_url: str
-    """The endpoint's base URL, up to and including `/v1` (chat is `{base_url}/chat/completions`)."""
+    """The endpoint's base URL, up to and including `/v1` (chat is `{base_url}/chat/completions`; Gemini's is up to
+    `/v1beta`)."""
     model: str
     """The model asked when none is chosen."""
+    api: str = "openai"
+    """The API the endpoint speaks: `openai` (chat completions), `responses`, `anthropic` or `gemini`."""
+    effort: str | None = None
+    """The reasoning effort asked for (`off`, `low`, `medium`, `high`); unset leaves the provider's default."""
+    reasoning_effort: bool = False
+    """For chat completions: the endpoint takes `reasoning_effort`, so the effort is sent as it."""
     api_key_env: str | None = None
     """The environment variable the key is read from first (then the system keyring)."""
     params: dict[str, Any] = Field(default_factory=dict)
@@ -60,6 +75,16 @@ class ProfileSettings(BaseModel):
     @classmethod
     def _base_url(cls, value: str) -> str:
         return check_base_url(value)
+
+    @field_validator("api")
+    @classmethod
+    def _api(cls, value: str) -> str:
+        return one_of(value, APIS)
+
+    @field_validator("effort")
+    @classmethod
+    def _effort(cls, value: str | None) -> str | None:
+        return None if value is None else one_of(value, EFFORTS)
 
     @field_validator("connect_timeout", "read_timeout")
     @classmethod
