@@ -81,3 +81,26 @@ def test_counts_say_turn_or_turns(tmp_path: Path) -> None:
 
     converted = run_chatterm("convert", str(SEEDS / "groq_llama33_stream.sse"), str(tmp_path / "one.yaml"))
     assert "(vcr, 1 turn)" in converted.stderr
+
+
+def test_the_readmes_command_table_names_every_command_and_option() -> None:
+    """A new user learns the commands from the README's table: each subcommand and each of its options is there."""
+    import argparse
+
+    from chatterm.cli.parser import build_parser
+
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    rows = [row for row in readme.splitlines() if row.startswith("| `chatterm")]
+    parser = build_parser()
+    missing = [f"--{name}" for name in ("version",) if f"--{name}" not in readme]
+    subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    for name, sub in subparsers.choices.items():
+        row = next((r for r in rows if r.startswith(f"| `chatterm {name}")), None)
+        if row is None:
+            missing.append(name)
+            continue
+        for action in sub._actions:
+            long = [flag for flag in action.option_strings if flag.startswith("--") and flag != "--help"]
+            if long and long[0] not in row and long[0] not in rows[0]:
+                missing.append(f"{name} {long[0]}")
+    assert not missing, f"not in the README's command table: {missing}"
