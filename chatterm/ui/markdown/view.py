@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Protocol, cast, runtime_checkable
 from rich.console import RenderableType
 from rich.segment import Segment
 from textual.geometry import Region, Size
+from textual.selection import Selection
 from textual.strip import Strip
 from textual.widget import Widget
 
@@ -57,6 +58,7 @@ from chatterm.ui.markdown.blocks import (
 from chatterm.ui.markdown.cuts import blank_cut, may_settle, settled
 from chatterm.ui.markdown.frozen import FrozenLines
 from chatterm.ui.markdown.items import LastItem
+from chatterm.ui.markdown.selecting import highlighted, selected_text
 from chatterm.ui.render.widgets import relayout
 
 if TYPE_CHECKING:
@@ -375,9 +377,19 @@ class MarkdownView(Widget):
         if not self._width:
             self._set_width(self.size.width)
         if y < self._shown:
-            return self._frozen_lines.lines[y]
-        y -= self._shown
-        return self._rest[y] if 0 <= y < len(self._rest) else self._blank
+            line = self._frozen_lines.lines[y]
+        elif 0 <= y - self._shown < len(self._rest):
+            line = self._rest[y - self._shown]
+        else:
+            return self._blank
+        selection = self.text_selection
+        if selection is not None and (span := selection.get_span(y)) is not None:
+            line = highlighted(line, span, self.screen.get_component_rich_style("screen--selection"))
+        return line.apply_offsets(0, y)  # (where the mouse is in the text, for selecting: `selecting`)
+
+    def get_selection(self, selection: Selection) -> tuple[str, str] | None:
+        """The text drawn where `selection` falls (Textual's selection API: copied by Ctrl+C)."""
+        return selected_text([line.text for line in self.lines], selection), "\n"
 
     def on_resize(self) -> None:
         if not self._later:

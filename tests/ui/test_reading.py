@@ -1,0 +1,79 @@
+"""Reading and copying answers: selecting text with the mouse, copying any message or code block."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+from textual.pilot import Pilot
+from textual.strip import Strip
+
+from chatterm.ui.app import ChatApp
+from chatterm.ui.markdown.view import MarkdownView
+from chatterm.ui.widgets.messages import AssistantMessage
+from tests.scripted import ScriptedServer, sse_script
+from tests.ui.helpers import app_for, send, wait_for
+
+
+@pytest.fixture
+async def scripted() -> AsyncIterator[ScriptedServer]:
+    server = ScriptedServer()
+    await server.start()
+    yield server
+    await server.stop()
+
+
+async def answered(pilot: Pilot[None], app: ChatApp, prompt: str = "q") -> AssistantMessage:
+    before = len(app.chat_screen.messages())
+    await send(pilot, app, prompt)
+    screen = app.chat_screen
+    await wait_for(pilot, lambda: len(screen.messages()) > before and screen.messages()[-1].finished)
+    await pilot.pause()
+    return screen.messages()[-1]
+
+
+def selected_cells(line: Strip, app: ChatApp) -> str:
+    """The characters of a drawn line shown in the screen's selection style."""
+    selection = app.screen.get_component_rich_style("screen--selection")
+    return "".join(seg.text for seg in line if seg.style is not None and seg.style.bgcolor == selection.bgcolor)
+
+
+async def drag(pilot: Pilot[None], view: MarkdownView, start: tuple[int, int], end: tuple[int, int]) -> None:
+    """Drag the mouse from one cell of the view's text to another (cells of its content, inside its padding)."""
+    gutter = view.content_region.offset - view.region.offset
+    await pilot.mouse_down(view, offset=gutter + start)
+    await pilot.hover(view, offset=gutter + end)
+    await pilot.mouse_up(view, offset=gutter + end)
+    await pilot.pause()
+
+
+async def test_a_drag_over_an_answer_highlights_it_and_ctrl_c_copies_exactly_that(scripted: ScriptedServer) -> None:
+    scripted.answers = [sse_script("Alpha beta gamma delta.\n\nSecond paragraph here.")]
+    app = app_for(scripted.url)
+    async with app.run_test(size=(80, 24)) as pilot:
+        message = await answered(pilot, app)
+        view = message.markdown
+        assert view.lines[0].text.startswith("Alpha beta gamma")
+        await drag(pilot, view, (6, 0), (15, 0))  # (the cell under the pointer is selected)
+        assert selected_cells(view.render_line(0), app) == "beta gamma"
+        await pilot.press("ctrl+c")
+        assert app.clipboard == "beta gamma"
+
+        await drag(pilot, view, (11, 0), (5, 2))  # across lines: no padding at the ends of lines
+        await pilot.press("ctrl+c")
+        assert app.clipboard == "gamma delta.\n\nSecond"
+
+
+async def test_a_drag_over_the_reasoning_copies_exactly_that(scripted: ScriptedServer) -> None:
+    scripted.answers = [sse_script("The answer.", reasoning="First I weigh the options carefully.")]
+    app = app_for(scripted.url)
+    async with app.run_test(size=(80, 24)) as pilot:
+        message = await answered(pilot, app)
+        message.toggle_reasoning()
+        await pilot.pause()
+        view = message.reasoning_pane.body
+        await wait_for(pilot, lambda: view.region.height > 0)
+        await drag(pilot, view, (6, 0), (12, 0))
+        assert selected_cells(view.render_line(0), app) == "I weigh"
+        await pilot.press("ctrl+c")
+        assert app.clipboard == "I weigh"
