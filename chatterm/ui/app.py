@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import importlib
-import re
 import signal
 from collections.abc import Iterable
 from pathlib import Path
@@ -30,6 +29,7 @@ from chatterm.settings.prompts import PromptHistory, history_file
 from chatterm.settings.remembered import load_state, save_state
 from chatterm.ui.commands import ChatCommands, system_commands
 from chatterm.ui.markdown.blocks import warm_up
+from chatterm.ui.markdown.codes import code_blocks
 from chatterm.ui.memory import tune_garbage_collector
 from chatterm.ui.nocolor import NO_COLOR_CSS, line_filters, no_color_wanted
 from chatterm.ui.plain import notify
@@ -49,7 +49,6 @@ OPEN_SPEED = "instant"
 """The pace of a session opened from the sessions list until the user chooses one in the palette (remembered)."""
 DEMO_SPEED = 0.25
 """The demo replays slower than recorded, so a newcomer sees the reasoning pane at work."""
-_FENCE = re.compile(r"```[^\n]*\n(.*?)```", re.DOTALL)
 AFTER_FIRST_FRAME = (
     "chatterm.chat.session",
     "httpcore",
@@ -338,11 +337,11 @@ class ChatApp(App[None]):
 
     def action_copy_code(self) -> None:
         answers = [m.answer for m in self.chat_screen.messages() if m.answer]
-        blocks = _FENCE.findall(answers[-1]) if answers else []
+        blocks = code_blocks(answers[-1]) if answers else []
         if not blocks:
             notify(self, "No code block in the last answer.", severity="warning")
             return
-        self.copy_to_clipboard(blocks[-1])
+        self.copy_to_clipboard(blocks[-1].code)
         notify(self, "Copied the last code block.")
 
     def get_line_filters(self) -> list[LineFilter]:

@@ -10,6 +10,7 @@ from textual.app import SystemCommand
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 from chatterm.ui.plain import escaped, highlight, plain
+from chatterm.ui.screens import copying
 
 if TYPE_CHECKING:
     from chatterm.ui.app import ChatApp
@@ -32,6 +33,8 @@ def chat_commands(app: ChatApp) -> list[Command]:
         ("Export conversation", "Save the conversation as Markdown", app.action_export),
         ("Copy last answer", "Copy the last answer to the clipboard", app.action_copy_answer),
         ("Copy last code block", "Copy the last fenced code block", app.action_copy_code),
+        ("Copy message…", "Pick a prompt or an answer to copy", lambda: copying.pick_message(app.chat_screen)),
+        ("Copy code block…", "Pick a code block to copy, by its number", lambda: copying.pick_code(app.chat_screen)),
         ("Keys/Help", "chatterm's keys, commands and files (F1)", app.action_show_help),
     ]
     for speed in ("instant", "1x", "2x", "4x"):
@@ -50,13 +53,21 @@ class ChatCommands(Provider):
         app: ChatApp = self.app  # type: ignore[assignment]
         return chat_commands(app)
 
+    def _numbered_blocks(self) -> list[Command]:
+        """A command per code block, found by its number ("Copy code block 3"), not listed before a query."""
+        screen = self.app.chat_screen  # type: ignore[attr-defined]
+        return [
+            (f"Copy code block {item.title.partition(']')[0][1:]}", item.title, partial(copying.copy, screen, item))
+            for item in copying.code(screen)
+        ]
+
     async def discover(self) -> Hits:
         for name, help_text, callback in self._commands():
             yield DiscoveryHit(plain(name), callback, text=name, help=escaped(help_text))
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
-        for name, help_text, callback in self._commands():
+        for name, help_text, callback in [*self._commands(), *self._numbered_blocks()]:
             score = matcher.match(name)
             if score > 0:
                 yield Hit(score, highlight(matcher, name), callback, text=name, help=escaped(help_text))

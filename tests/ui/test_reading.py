@@ -77,3 +77,65 @@ async def test_a_drag_over_the_reasoning_copies_exactly_that(scripted: ScriptedS
         assert selected_cells(view.render_line(0), app) == "I weigh"
         await pilot.press("ctrl+c")
         assert app.clipboard == "I weigh"
+
+
+async def palette(pilot: Pilot[None], app: ChatApp, query: str) -> None:
+    """Run the command palette's best match for `query`."""
+    from textual.command import CommandPalette
+
+    await pilot.press("ctrl+p")
+    await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette))
+    await pilot.press(*query)
+    await pilot.pause(0.3)
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: not isinstance(app.screen, CommandPalette))
+
+
+FIRST = "Two ways:\n\n```python\nprint('one')\n```\n\n1. Or:\n\n   ```bash\n   echo two\n   ```\n"
+SECOND = "A third:\n\n```\nthree()\n```\n"
+
+
+async def test_any_message_can_be_copied_from_the_palette(scripted: ScriptedServer) -> None:
+    from chatterm.ui.screens.copying import PickScreen
+
+    scripted.answers = [sse_script("The first answer."), sse_script("The second answer.")]
+    app = app_for(scripted.url)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await answered(pilot, app, "first prompt")
+        await answered(pilot, app, "second prompt")
+        await palette(pilot, app, "copy message")
+        await wait_for(pilot, lambda: isinstance(app.screen, PickScreen))
+        await pilot.press("down", "down", "enter")  # newest first: the second answer, its prompt, the first answer
+        await wait_for(pilot, lambda: not isinstance(app.screen, PickScreen))
+        assert app.clipboard == "The first answer."
+        await palette(pilot, app, "copy message")
+        await wait_for(pilot, lambda: isinstance(app.screen, PickScreen))
+        await pilot.press("down", "enter")
+        await wait_for(pilot, lambda: not isinstance(app.screen, PickScreen))
+        assert app.clipboard == "second prompt"
+
+
+async def test_code_blocks_show_numbers_on_through_the_conversation_and_any_is_copied(
+    scripted: ScriptedServer,
+) -> None:
+    from chatterm.ui.screens.copying import PickScreen
+    from tests.ui.helpers import shown_text
+
+    scripted.answers = [sse_script(FIRST), sse_script(SECOND)]
+    app = app_for(scripted.url)
+    async with app.run_test(size=(100, 50)) as pilot:
+        first = await answered(pilot, app)
+        second = await answered(pilot, app)
+        tops = [line.text for line in map(first.markdown.render_line, range(first.markdown.line_count))]
+        assert [line.rstrip()[-3:] for line in tops if line.rstrip().endswith("]")] == ["[1]", "[2]"]
+        assert "[3]" in shown_text(app.export_screenshot())
+        assert second.markdown.code_base == 2
+        assert "[1]" not in "".join(line.text for line in first.markdown.lines), "drawn over the lines, not in them"
+
+        await palette(pilot, app, "copy code block 2")
+        assert app.clipboard == "echo two\n"
+        await palette(pilot, app, "copy code block…")
+        await wait_for(pilot, lambda: isinstance(app.screen, PickScreen))
+        await pilot.press("down", "down", "enter")  # newest first
+        await wait_for(pilot, lambda: not isinstance(app.screen, PickScreen))
+        assert app.clipboard == "print('one')\n"

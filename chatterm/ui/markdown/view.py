@@ -33,6 +33,7 @@ The contract, for whoever writes into a view (`AssistantMessage`, `ReasoningPane
 
 from __future__ import annotations
 
+import bisect
 from typing import TYPE_CHECKING, Protocol, cast, runtime_checkable
 
 from rich.console import RenderableType
@@ -55,10 +56,12 @@ from chatterm.ui.markdown.blocks import (
     uses_labels,
     without_blank_end,
 )
+from chatterm.ui.markdown.codes import code_blocks, is_code_top, labelled
 from chatterm.ui.markdown.cuts import blank_cut, may_settle, settled
 from chatterm.ui.markdown.frozen import FrozenLines
 from chatterm.ui.markdown.items import LastItem
 from chatterm.ui.markdown.selecting import highlighted, selected_text
+from chatterm.ui.markdown.style import code_label_style, code_theme, render_lines
 from chatterm.ui.render.widgets import relayout
 
 if TYPE_CHECKING:
@@ -125,6 +128,9 @@ class MarkdownView(Widget):
         """A width the widget is laid out at with its old height, its lines not yet drawn for it (`measure`)."""
         self._restyled = False
         """The lines are drawn in colours the theme no longer has (`measure`)."""
+        self._code_tops: list[int] | None = None
+        """The lines that are code blocks' top lines, where their numbers are shown (`code_number`)."""
+        self._code_base: int | None = None
         if source:
             self.append(source)
 
@@ -237,7 +243,7 @@ class MarkdownView(Widget):
 
     def renderable(self, text: str) -> RenderableType:
         """What one chunk of the text is drawn as."""
-        return markdown(text, "monokai" if self.app.current_theme.dark else "default", self._references)
+        return markdown(text, code_theme(self.app.current_theme), self._references)
 
     def _render_text(self, text: str) -> list[Strip]:
         """The lines of a piece of the text that starts after the frozen chunks (`Drawn`); plain text: its lines,
@@ -263,9 +269,7 @@ class MarkdownView(Widget):
         return self._render_renderable(self.renderable(text))
 
     def _render_renderable(self, renderable: RenderableType) -> list[list[Segment]]:
-        console = self.app.console
-        options = console.options.update(width=max(self._width, 1), height=None)
-        return console.render_lines(renderable, options, pad=True)
+        return render_lines(self.app.console, self.app.current_theme, renderable, self._width)
 
     def _strips(self, lines: list[list[Segment]]) -> list[Strip]:
         style, width = self.rich_style, self._width  # (once: a widget's style is worked out from its ancestors')
@@ -289,10 +293,12 @@ class MarkdownView(Widget):
         """Forget every line drawn (a new width, a new text)."""
         self._frozen_lines.clear()
         self._tail_strips, self._rest, self._tail_start, self._shown = None, [], 0, 0
+        self._code_tops = None
         self._items.forget()
 
     def _assemble(self) -> None:
         """The lines of every part at the current width; frozen lines are kept, the tail re-rendered if stale."""
+        self._code_tops = None
         frozen = self._frozen_lines
         if len(frozen.parts) != len(self._frozen):
             frozen.clear()
@@ -382,10 +388,32 @@ class MarkdownView(Widget):
             line = self._rest[y - self._shown]
         else:
             return self._blank
+        if is_code_top(line):
+            line = labelled(line, f"[{self.code_number(y)}]", code_label_style(self.app.current_theme))
         selection = self.text_selection
         if selection is not None and (span := selection.get_span(y)) is not None:
             line = highlighted(line, span, self.screen.get_component_rich_style("screen--selection"))
         return line.apply_offsets(0, y)  # (where the mouse is in the text, for selecting: `selecting`)
+
+    def code_number(self, y: int) -> int:
+        """The number shown on the code block whose top line is line `y` (`codes`)."""
+        if self._code_tops is None:
+            self._code_tops = [at for at, line in enumerate(self.lines) if is_code_top(line)]
+        return self.code_base + bisect.bisect_left(self._code_tops, y) + 1
+
+    @property
+    def code_base(self) -> int:
+        """How many code blocks the answers above this one hold: this one's are numbered on from there. Counted
+        once, so numbers do not change when earlier turns leave the view."""
+        if self._code_base is None:
+            base = 0
+            for view in self.screen.query(MarkdownView) if self.is_attached else ():
+                if view is self:
+                    break
+                if view._draws_markdown():
+                    base += len(code_blocks(view.source))
+            self._code_base = base
+        return self._code_base
 
     def get_selection(self, selection: Selection) -> tuple[str, str] | None:
         """The text drawn where `selection` falls (Textual's selection API: copied by Ctrl+C)."""
