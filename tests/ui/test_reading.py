@@ -139,3 +139,22 @@ async def test_code_blocks_show_numbers_on_through_the_conversation_and_any_is_c
         await pilot.press("down", "down", "enter")  # newest first
         await wait_for(pilot, lambda: not isinstance(app.screen, PickScreen))
         assert app.clipboard == "print('one')\n"
+
+
+async def test_prose_is_drawn_at_most_the_reading_width_wide(scripted: ScriptedServer) -> None:
+    prose = " ".join(f"word{n}" for n in range(120))
+    scripted.answers = [sse_script(prose, reasoning=prose)]
+    app = app_for(scripted.url)
+    assert app.settings.reading_width == 100
+    async with app.run_test(size=(200, 40)) as pilot:
+        message = await answered(pilot, app)
+        assert message.markdown.content_region.width == 100
+        assert max(len(line.text.rstrip()) for line in message.markdown.lines) <= 100
+        message.toggle_reasoning()
+        await wait_for(pilot, lambda: message.reasoning_pane.body.content_region.width > 0)
+        assert message.reasoning_pane.body.content_region.width == 100
+    app = app_for(scripted.url)
+    app.settings.reading_width = 60
+    async with app.run_test(size=(200, 40)) as pilot:
+        message = await answered(pilot, app)
+        assert message.markdown.content_region.width == 60

@@ -178,6 +178,9 @@ class MarkdownView(Widget):
 
     def on_mount(self) -> None:
         self._follower = next((node for node in self.ancestors if isinstance(node, Follower)), None)
+        width = getattr(getattr(self.app, "settings", None), "reading_width", None)
+        if isinstance(width, int):  # (the app's setting: prose across a wide terminal is hard to read)
+            self.styles.max_width = width + self.styles.gutter.width
 
     def _tell_appended(self) -> None:
         if self._follower is not None:
