@@ -123,8 +123,10 @@ def wrapped(line: Text, width: int) -> list[Text]:
             end += 1
         end = max(end, start + 1)
         space = plain.rfind(" ", start, end)
-        if space > start + (end - start) // 2 and plain[start:space].strip():
+        if space > start and plain[start:space].strip():  # (after a word, not in the indent)
             end = space + 1
+        while end < len(plain) and plain[end] == " ":  # (spaces at a break end the line, as in word wrap)
+            end += 1
         breaks.append(end)
         start, room = end, width - hang
     pieces = line.divide(breaks)

@@ -27,13 +27,21 @@ def theme_variables(theme: Theme) -> dict[str, str]:
 
 
 def _colour(variables: dict[str, str], name: str, fallback: str = "foreground") -> str:
-    """The colour of variable `name` as Rich takes it: a translucent colour is blended onto the background, and a
-    value that is not a colour ("auto 87%") gives way to `fallback`'s."""
+    """The colour of variable `name` as Rich takes it: a translucent colour is blended onto the background, a
+    terminal's own colour (an ANSI theme's) stays one, and a value that is not a colour ("auto 87%") gives way to
+    `fallback`'s."""
     background = _parsed(variables.get("background", "")) or Color(0, 0, 0)
     for candidate in (name, fallback, "foreground"):
         colour = _parsed(variables.get(candidate, ""))
-        if colour is not None:
-            return (background + colour).hex6 if colour.a < 1 else colour.hex6
+        if colour is None:
+            continue
+        if colour.ansi is not None:
+            return str(colour.rich_color.name)
+        if colour.a == 0:
+            return "default"
+        if colour.a < 1 and background.ansi is None:
+            return (background + colour).hex6
+        return colour.hex6
     return "default"
 
 
