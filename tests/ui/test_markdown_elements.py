@@ -85,7 +85,10 @@ async def test_a_long_code_line_wraps_under_its_indent() -> None:
     assert lines[:3] == [" def f():", "     return some_function(argument_one,", "       argument_two, argument_three)"]
     continued = len(lines[2]) - len(lines[2].lstrip())
     assert continued == 1 + 4 + 2, "the continuation starts two columns in from the line's indent (after the padding)"
-    assert " ".join(line.strip() for line in lines[1:]) == "return some_function(argument_one, argument_two, argument_three)"
+    assert (
+        " ".join(line.strip() for line in lines[1:])
+        == "return some_function(argument_one, argument_two, argument_three)"
+    )
 
 
 @pytest.mark.parametrize("theme", shipped_and_builtin(), ids=lambda theme: theme.name)
@@ -127,4 +130,6 @@ async def test_a_theme_change_redraws_an_answer_in_its_colours() -> None:
         light = style_of([list(view.render_line(0))], "code").bgcolor
         assert light is not None and light.triplet is not None
         assert dark != light
-        assert light.triplet.hex.upper() == Color.parse(theme_variables(BUILTIN_THEMES["textual-light"])["surface"]).hex6
+        assert (
+            light.triplet.hex.upper() == Color.parse(theme_variables(BUILTIN_THEMES["textual-light"])["surface"]).hex6
+        )

@@ -66,7 +66,9 @@ def numbered(
 ) -> RenderResult:
     """An item of an ordered list, its numeral right-aligned to the widest the list may have."""
     number_width = len(str(last_number)) + len(numeral) - len(numeral.rstrip(".)")) + 2
-    lines = console.render_lines(item.elements, options.update(width=options.max_width - number_width), style=item.style)
+    lines = console.render_lines(
+        item.elements, options.update(width=options.max_width - number_width), style=item.style
+    )
     number_style = console.get_style("markdown.item.number", default="none")
     first, padding = Segment(numeral.rjust(number_width - 1) + " ", number_style), Segment(" " * number_width)
     for index, line in enumerate(lines):
