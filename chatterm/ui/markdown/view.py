@@ -29,6 +29,9 @@ The contract, for whoever writes into a view (`AssistantMessage`, `ReasoningPane
   widget's width, the same whatever pieces it arrived in (tests/ui/test_markdown_stream.py holds this, comparing
   the lines with one render of the whole text at every append).
 - `fit_height()` once the text is complete; until then the widget may be taller than its lines.
+
+What is drawn over the lines when a line is shown, and so is no part of them: the number of a code block
+(`codes`), and the highlight of a mouse selection, whose text the view gives as drawn (`selecting`).
 """
 
 from __future__ import annotations
@@ -408,15 +411,18 @@ class MarkdownView(Widget):
     def code_base(self) -> int:
         """How many code blocks the answers above this one hold: this one's are numbered on from there. Counted
         once, so numbers do not change when earlier turns leave the view."""
-        if self._code_base is None:
-            base = 0
-            for view in self.screen.query(MarkdownView) if self.is_attached else ():
-                if view is self:
-                    break
-                if view._draws_markdown():
-                    base += len(code_blocks(view.source))
-            self._code_base = base
-        return self._code_base
+        if self._code_base is not None:
+            return self._code_base
+        if not self.is_attached:
+            return 0
+        base = 0
+        for view in self.screen.query(MarkdownView):
+            if view is self:
+                break
+            if view._draws_markdown():
+                base += len(code_blocks(view.source))
+        self._code_base = base
+        return base
 
     def get_selection(self, selection: Selection) -> tuple[str, str] | None:
         """The text drawn where `selection` falls (Textual's selection API: copied by Ctrl+C)."""
