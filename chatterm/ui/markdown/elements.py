@@ -97,7 +97,7 @@ class Code(rich_markdown.CodeBlock):
         background = console.get_style("markdown.code_block", default="none")
         colour = background.bgcolor.name if background.bgcolor is not None else None
         syntax = Syntax(code, self.lexer_name, theme=self.theme, background_color=colour)
-        text = syntax.highlight(code)
+        text = syntax.highlight(code=code)  # (Pygments tokens of the code: never read as markup)
         text.expand_tabs(TAB_SIZE)
         width = max(options.max_width - 2, 1)
         lines: list[Text] = []
