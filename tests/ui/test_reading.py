@@ -158,3 +158,16 @@ async def test_prose_is_drawn_at_most_the_reading_width_wide(scripted: ScriptedS
     async with app.run_test(size=(200, 40)) as pilot:
         message = await answered(pilot, app)
         assert message.markdown.content_region.width == 60
+
+
+async def test_with_no_color_a_selection_is_shown_reversed(
+    scripted: ScriptedServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    scripted.answers = [sse_script("Alpha beta gamma delta.")]
+    app = app_for(scripted.url)
+    async with app.run_test(size=(80, 24)) as pilot:
+        view = (await answered(pilot, app)).markdown
+        await drag(pilot, view, (6, 0), (9, 0))
+        reversed_text = "".join(seg.text for seg in view.render_line(0) if seg.style is not None and seg.style.reverse)
+        assert reversed_text == "beta"
