@@ -33,6 +33,7 @@ from chatterm.ui.markdown.codes import code_blocks
 from chatterm.ui.memory import tune_garbage_collector
 from chatterm.ui.nocolor import NO_COLOR_CSS, line_filters, no_color_wanted
 from chatterm.ui.plain import notify
+from chatterm.ui.screens import copying
 from chatterm.ui.screens.chat import ChatScreen
 from chatterm.ui.screens.help import HelpScreen
 from chatterm.ui.screens.profiles import CHECKING, ProfileRow, ProfileScreen, Switch
@@ -348,6 +349,19 @@ class ChatApp(App[None]):
         return line_filters(super().get_line_filters(), self.no_color)
 
     # -- help and the palette -------------------------------------------------------------------------------
+
+    def action_copy_message(self) -> None:
+        copying.pick_message(self.chat_screen)
+
+    def action_copy_code_block(self) -> None:
+        copying.pick_code(self.chat_screen)
+
+    def code_block_titles(self) -> list[tuple[int, str]]:
+        """The number each code block on screen shows, and how it is listed (`copying`)."""
+        return [(item.number, item.title) for item in copying.code(self.chat_screen)]
+
+    def copy_code_block(self, number: int) -> None:
+        copying.copy_number(self.chat_screen, number)
 
     def action_show_help(self) -> None:
         if isinstance(self.screen, HelpScreen):

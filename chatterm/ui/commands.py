@@ -10,7 +10,6 @@ from textual.app import SystemCommand
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 from chatterm.ui.plain import escaped, highlight, plain
-from chatterm.ui.screens import copying
 
 if TYPE_CHECKING:
     from chatterm.ui.app import ChatApp
@@ -33,8 +32,8 @@ def chat_commands(app: ChatApp) -> list[Command]:
         ("Export conversation", "Save the conversation as Markdown", app.action_export),
         ("Copy last answer", "Copy the last answer to the clipboard", app.action_copy_answer),
         ("Copy last code block", "Copy the last fenced code block", app.action_copy_code),
-        ("Copy message…", "Pick a prompt or an answer to copy", lambda: copying.pick_message(app.chat_screen)),
-        ("Copy code block…", "Pick a code block to copy, by its number", lambda: copying.pick_code(app.chat_screen)),
+        ("Copy message…", "Pick a prompt or an answer to copy", app.action_copy_message),
+        ("Copy code block…", "Pick a code block to copy, by its number", app.action_copy_code_block),
         ("Keys/Help", "chatterm's keys, commands and files (F1)", app.action_show_help),
     ]
     for speed in ("instant", "1x", "2x", "4x"):
@@ -55,10 +54,10 @@ class ChatCommands(Provider):
 
     def _numbered_blocks(self) -> list[Command]:
         """A command per code block, found by its number ("Copy code block 3"), not listed before a query."""
-        screen = self.app.chat_screen  # type: ignore[attr-defined]
+        app: ChatApp = self.app  # type: ignore[assignment]
         return [
-            (f"Copy code block {item.title.partition(']')[0][1:]}", item.title, partial(copying.copy, screen, item))
-            for item in copying.code(screen)
+            (f"Copy code block {number}", title, partial(app.copy_code_block, number))
+            for number, title in app.code_block_titles()
         ]
 
     async def discover(self) -> Hits:

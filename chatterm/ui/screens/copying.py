@@ -35,6 +35,8 @@ class Copyable:
     title: str
     text: str
     told: str
+    number: int = 0
+    """A code block's number (0 for a message)."""
 
 
 def _preview(text: str) -> str:
@@ -61,13 +63,22 @@ def code(screen: ChatScreen) -> list[Copyable]:
         for index, block in enumerate(code_blocks(view.source)):
             number = view.code_base + index + 1
             title = f"[{number}] {block.language or 'text'}: {_preview(block.code)}"
-            found.append(Copyable(title, block.code, f"Copied code block {number}."))
+            found.append(Copyable(title, block.code, f"Copied code block {number}.", number))
     return found
 
 
 def copy(screen: ChatScreen, item: Copyable) -> None:
     screen.app.copy_to_clipboard(item.text)
     notify(screen, item.told)
+
+
+def copy_number(screen: ChatScreen, number: int) -> None:
+    """Copy the code block that shows `number`."""
+    found = [item for item in code(screen) if item.number == number]
+    if found:
+        copy(screen, found[0])
+    else:
+        notify(screen, f"No code block {number} on screen.", severity="warning")
 
 
 class PickScreen(Dialog[Copyable | None]):
