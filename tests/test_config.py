@@ -85,6 +85,8 @@ def test_every_kind_of_bad_config_is_kept() -> None:
             "[profiles.groq] read_timeout: input should be a valid number",
         ),
         ("CHATTERM_SHOW_REASONING", "maybe", "show_reasoning: input should be a valid boolean"),
+        ("CHATTERM_READING_WIDTH", "10", "reading_width: input should be greater than or equal to 20"),
+        ("CHATTERM_READING_WIDTH", "wide", "reading_width: input should be a valid integer"),
         ("CHATTERM_PROFILES", "not json", "not valid JSON"),
         # pydantic-settings 2.4 passes the text on, to fail as a value rather than as JSON
         ("CHATTERM_PROFILES__GROQ__PARAMS", "{temperature: 1}", "not valid JSON | [profiles.groq] params: should be"),
@@ -150,3 +152,9 @@ def test_a_config_path_that_is_not_a_file_is_refused() -> None:
     path = locations.config_file()
     path.mkdir(parents=True)
     assert refused() == f"{path}: not a file"
+
+
+def test_the_reading_width_is_about_100_columns_and_configurable() -> None:
+    assert load_settings().reading_width == 100
+    write_config("reading_width = 72\n")
+    assert load_settings().reading_width == 72

@@ -76,6 +76,8 @@ class Settings(BaseSettings):
     """Show the reasoning pane; when off, reasoning is still kept in the session, just not shown."""
     theme: str = "chatterm-dark"
     """The name of the app's theme."""
+    reading_width: int = Field(default=100, ge=20)
+    """The widest an answer's text is drawn, in columns: prose across a wide terminal is hard to read."""
 
     @field_validator("profiles")
     @classmethod

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import importlib
-import re
 import signal
 from collections.abc import Iterable
 from pathlib import Path
@@ -30,9 +29,11 @@ from chatterm.settings.prompts import PromptHistory, history_file
 from chatterm.settings.remembered import load_state, save_state
 from chatterm.ui.commands import ChatCommands, system_commands
 from chatterm.ui.markdown.blocks import warm_up
+from chatterm.ui.markdown.codes import code_blocks
 from chatterm.ui.memory import tune_garbage_collector
 from chatterm.ui.nocolor import NO_COLOR_CSS, line_filters, no_color_wanted
 from chatterm.ui.plain import notify
+from chatterm.ui.screens import copying
 from chatterm.ui.screens.chat import ChatScreen
 from chatterm.ui.screens.help import HelpScreen
 from chatterm.ui.screens.profiles import CHECKING, ProfileRow, ProfileScreen, Switch
@@ -49,7 +50,6 @@ OPEN_SPEED = "instant"
 """The pace of a session opened from the sessions list until the user chooses one in the palette (remembered)."""
 DEMO_SPEED = 0.25
 """The demo replays slower than recorded, so a newcomer sees the reasoning pane at work."""
-_FENCE = re.compile(r"```[^\n]*\n(.*?)```", re.DOTALL)
 AFTER_FIRST_FRAME = (
     "chatterm.chat.session",
     "httpcore",
@@ -338,17 +338,30 @@ class ChatApp(App[None]):
 
     def action_copy_code(self) -> None:
         answers = [m.answer for m in self.chat_screen.messages() if m.answer]
-        blocks = _FENCE.findall(answers[-1]) if answers else []
+        blocks = code_blocks(answers[-1]) if answers else []
         if not blocks:
             notify(self, "No code block in the last answer.", severity="warning")
             return
-        self.copy_to_clipboard(blocks[-1])
+        self.copy_to_clipboard(blocks[-1].code)
         notify(self, "Copied the last code block.")
 
     def get_line_filters(self) -> list[LineFilter]:
         return line_filters(super().get_line_filters(), self.no_color)
 
     # -- help and the palette -------------------------------------------------------------------------------
+
+    def action_copy_message(self) -> None:
+        copying.pick_message(self.chat_screen)
+
+    def action_copy_code_block(self) -> None:
+        copying.pick_code(self.chat_screen)
+
+    def code_block_titles(self) -> list[tuple[int, str]]:
+        """The number each code block on screen shows, and how it is listed (`copying`)."""
+        return [(item.number, item.title) for item in copying.code(self.chat_screen)]
+
+    def copy_code_block(self, number: int) -> None:
+        copying.copy_number(self.chat_screen, number)
 
     def action_show_help(self) -> None:
         if isinstance(self.screen, HelpScreen):

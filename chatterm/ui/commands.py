@@ -32,6 +32,8 @@ def chat_commands(app: ChatApp) -> list[Command]:
         ("Export conversation", "Save the conversation as Markdown", app.action_export),
         ("Copy last answer", "Copy the last answer to the clipboard", app.action_copy_answer),
         ("Copy last code block", "Copy the last fenced code block", app.action_copy_code),
+        ("Copy message…", "Pick a prompt or an answer to copy", app.action_copy_message),
+        ("Copy code block…", "Pick a code block to copy, by its number", app.action_copy_code_block),
         ("Keys/Help", "chatterm's keys, commands and files (F1)", app.action_show_help),
     ]
     for speed in ("instant", "1x", "2x", "4x"):
@@ -50,13 +52,21 @@ class ChatCommands(Provider):
         app: ChatApp = self.app  # type: ignore[assignment]
         return chat_commands(app)
 
+    def _numbered_blocks(self) -> list[Command]:
+        """A command per code block, found by its number ("Copy code block 3"), not listed before a query."""
+        app: ChatApp = self.app  # type: ignore[assignment]
+        return [
+            (f"Copy code block {number}", title, partial(app.copy_code_block, number))
+            for number, title in app.code_block_titles()
+        ]
+
     async def discover(self) -> Hits:
         for name, help_text, callback in self._commands():
             yield DiscoveryHit(plain(name), callback, text=name, help=escaped(help_text))
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
-        for name, help_text, callback in self._commands():
+        for name, help_text, callback in [*self._commands(), *self._numbered_blocks()]:
             score = matcher.match(name)
             if score > 0:
                 yield Hit(score, highlight(matcher, name), callback, text=name, help=escaped(help_text))

@@ -15,6 +15,7 @@ from chatterm.settings.choice import choose
 from chatterm.settings.config import load_settings
 from chatterm.ui.app import ChatApp
 from chatterm.ui.markdown.blocks import markdown, without_blank_end
+from chatterm.ui.markdown.style import code_theme, render_lines
 from chatterm.ui.markdown.text import TextView
 from chatterm.ui.markdown.view import MarkdownView
 
@@ -78,9 +79,7 @@ def one_render(view: MarkdownView, text: str | None = None) -> list[Strip]:
     source = view.source if text is None else text
     if isinstance(view, TextView):
         return [line.simplify() for line in view._render_text(source)]
-    console = view.app.console
-    options = console.options.update(width=max(view._width, 1), height=None)
-    theme = "monokai" if view.app.current_theme.dark else "default"
-    lines = without_blank_end(console.render_lines(markdown(source, theme), options, pad=True))
+    theme = view.app.current_theme
+    lines = without_blank_end(render_lines(view.app.console, theme, markdown(source, code_theme(theme)), view._width))
     style = view.rich_style
     return [Strip(Segment.apply_style(line, style), view._width).simplify() for line in lines]

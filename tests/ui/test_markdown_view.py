@@ -69,7 +69,7 @@ async def test_update_and_resize() -> None:
 
 async def test_streamed_lines_match_one_plain_render() -> None:
     """Chunking is invisible: the non-blank lines are those of rendering the whole document at once."""
-    from rich.markdown import Markdown
+    from chatterm.ui.markdown.blocks import markdown
 
     app = Host()
     async with app.run_test(size=(80, 80)) as pilot:
@@ -78,7 +78,7 @@ async def test_streamed_lines_match_one_plain_render() -> None:
             view.append(DOCUMENT[at : at + 7])
         await pilot.pause()
         options = app.console.options.update(width=view._width, height=None)
-        plain = app.console.render_lines(Markdown(DOCUMENT, code_theme="monokai"), options, pad=True)
+        plain = app.console.render_lines(markdown(DOCUMENT, "monokai"), options, pad=True)
         expected = ["".join(s.text for s in line).rstrip() for line in plain]
         assert [s.text.rstrip() for s in view.lines if s.text.strip()] == [e for e in expected if e.strip()]
 
@@ -149,9 +149,9 @@ def test_the_shared_parser_draws_exactly_as_rich_does() -> None:
     """Blocks are parsed by one shared markdown-it parser (Rich builds one per Markdown): same segments, styles
     included, strikethrough and tables too, and one text never leaks into another."""
     from rich.console import Console
-    from rich.markdown import Markdown
 
     from chatterm.ui.markdown.blocks import markdown as _markdown
+    from chatterm.ui.markdown.elements import ChatMarkdown, tasks_and_urls
 
     console = Console(width=70, color_system="truecolor")
     options = console.options.update(height=None)
@@ -159,7 +159,9 @@ def test_the_shared_parser_draws_exactly_as_rich_does() -> None:
     for theme in ("monokai", "default"):
         ours = console.render_lines(_markdown(text, theme), options)
         assert _markdown("other", theme) is not _markdown("other", theme)
-        assert ours == console.render_lines(Markdown(text, code_theme=theme), options)
+        own = ChatMarkdown(text, code_theme=theme)
+        tasks_and_urls(own.parsed)
+        assert ours == console.render_lines(own, options)
 
 
 async def test_a_fit_right_after_a_growth_is_not_lost() -> None:

@@ -19,8 +19,9 @@ import chatterm.ui.widgets.messages as messages_module
 import chatterm.ui.widgets.status as status_module
 from chatterm import locations
 from chatterm.cli.main import main
-from tests.conftest import SEEDS
+from tests.conftest import SEEDS, LoopThread
 from tests.faultserver import FaultServer
+from tests.scripted import ScriptedServer, sse_script
 from tests.ui.helpers import app_for, send, settled, wait_for
 
 SIZE = (100, 32)
@@ -79,6 +80,48 @@ class TestChatScreen:
         assert snap_compare(app_for(fault_server.url("think")), terminal_size=SIZE, run_before=answered)
 
 
+MARKDOWN_TOUR = """# A heading
+
+## Second level
+
+Prose with `inline code`, **bold**, *emphasis* and a [link](https://example.com/docs).
+
+> A quote, which is not an error.
+
+1. first
+2. second
+
+- [ ] to do
+- [x] done
+
+```python
+def greet(name):
+    if name:
+        return f"Hello, {name}! This line is long enough to wrap at the width of this screen, under its indent."
+```
+
+| Column | Value |
+|---|---|
+| a | 1 |
+"""
+
+
+class TestMarkdownThemes:
+    """A Markdown answer in the theme's colours: every element, in a dark theme and a light one."""
+
+    @pytest.mark.parametrize("theme", ["chatterm-dark", "textual-light"])
+    def test_a_markdown_answer(
+        self, theme: str, snap_compare: Any, loop_thread: LoopThread, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        server = ScriptedServer([sse_script(MARKDOWN_TOUR, answer_cuts=range(0, len(MARKDOWN_TOUR), 40))])
+        loop_thread.run(server.start())
+        monkeypatch.setenv("CHATTERM_THEME", theme)
+        try:
+            assert snap_compare(app_for(server.url), terminal_size=(100, 44), run_before=answered)
+        finally:
+            loop_thread.run(server.stop())
+
+
 class TestModals:
     def test_the_sessions_screen(self, snap_compare: Any) -> None:
         sessions = locations.sessions_dir()
@@ -124,3 +167,5 @@ def test_snapshots_exist() -> None:
         if name.startswith("test_") and "snap_compare" in inspect.signature(test).parameters
     }
     assert expected <= {path.name for path in folder.glob("*.svg")}
+    themes = {f"TestMarkdownThemes.test_a_markdown_answer[{theme}].svg" for theme in ("chatterm-dark", "textual-light")}
+    assert themes <= {path.name for path in folder.glob("*.svg")}

@@ -33,9 +33,10 @@ RULE_LIKE = re.compile(r"[-*_ \t]*")
 @functools.cache
 def markdown_parts(code_theme: str) -> tuple[Markdown, MarkdownIt]:
     from markdown_it import MarkdownIt
-    from rich.markdown import Markdown  # imported after the first frame (see ui.app)
 
-    return Markdown("", code_theme=code_theme), MarkdownIt().enable("strikethrough").enable("table")
+    from chatterm.ui.markdown.elements import ChatMarkdown  # (Rich's Markdown: imported after the first frame)
+
+    return ChatMarkdown("", code_theme=code_theme), MarkdownIt().enable("strikethrough").enable("table")
 
 
 WARM_LANGUAGES = ("python", "javascript", "typescript", "bash", "json")
@@ -64,10 +65,13 @@ def markdown(text: str, code_theme: str, references: References | None = None) -
     `text` may be a piece of a longer text, cut between top-level blocks: markdown-it resolves reference links only
     against the definitions of the text it parses, so it is given those of the whole text (`references`, the first
     definition of a label winning, as markdown-it keeps them)."""
+    from chatterm.ui.markdown.elements import tasks_and_urls
+
     template, parser = markdown_parts(code_theme)
     markdown = copy.copy(template)
     markdown.markup = text
     markdown.parsed = parser.parse(ended(text), {"references": dict(references)} if references else {})
+    tasks_and_urls(markdown.parsed)
     if "kbd>" in text:
         for token in markdown.parsed:
             if token.children:

@@ -29,15 +29,20 @@ The contract, for whoever writes into a view (`AssistantMessage`, `ReasoningPane
   widget's width, the same whatever pieces it arrived in (tests/ui/test_markdown_stream.py holds this, comparing
   the lines with one render of the whole text at every append).
 - `fit_height()` once the text is complete; until then the widget may be taller than its lines.
+
+What is drawn over the lines when a line is shown, and so is no part of them: the number of a code block
+(`codes`), and the highlight of a mouse selection, whose text the view gives as drawn (`selecting`).
 """
 
 from __future__ import annotations
 
+import bisect
 from typing import TYPE_CHECKING, Protocol, cast, runtime_checkable
 
 from rich.console import RenderableType
 from rich.segment import Segment
 from textual.geometry import Region, Size
+from textual.selection import Selection
 from textual.strip import Strip
 from textual.widget import Widget
 
@@ -54,9 +59,12 @@ from chatterm.ui.markdown.blocks import (
     uses_labels,
     without_blank_end,
 )
+from chatterm.ui.markdown.codes import code_blocks, is_code_top, labelled
 from chatterm.ui.markdown.cuts import blank_cut, may_settle, settled
 from chatterm.ui.markdown.frozen import FrozenLines
 from chatterm.ui.markdown.items import LastItem
+from chatterm.ui.markdown.selecting import highlighted, selected_text
+from chatterm.ui.markdown.style import code_label_style, code_theme, render_lines
 from chatterm.ui.render.widgets import relayout
 
 if TYPE_CHECKING:
@@ -123,6 +131,9 @@ class MarkdownView(Widget):
         """A width the widget is laid out at with its old height, its lines not yet drawn for it (`measure`)."""
         self._restyled = False
         """The lines are drawn in colours the theme no longer has (`measure`)."""
+        self._code_tops: list[int] | None = None
+        """The lines that are code blocks' top lines, where their numbers are shown (`code_number`)."""
+        self._code_base: int | None = None
         if source:
             self.append(source)
 
@@ -170,6 +181,9 @@ class MarkdownView(Widget):
 
     def on_mount(self) -> None:
         self._follower = next((node for node in self.ancestors if isinstance(node, Follower)), None)
+        width = getattr(getattr(self.app, "settings", None), "reading_width", None)
+        if isinstance(width, int):  # (the app's setting: prose across a wide terminal is hard to read)
+            self.styles.max_width = width + self.styles.gutter.width
 
     def _tell_appended(self) -> None:
         if self._follower is not None:
@@ -235,7 +249,7 @@ class MarkdownView(Widget):
 
     def renderable(self, text: str) -> RenderableType:
         """What one chunk of the text is drawn as."""
-        return markdown(text, "monokai" if self.app.current_theme.dark else "default", self._references)
+        return markdown(text, code_theme(self.app.current_theme), self._references)
 
     def _render_text(self, text: str) -> list[Strip]:
         """The lines of a piece of the text that starts after the frozen chunks (`Drawn`); plain text: its lines,
@@ -261,9 +275,7 @@ class MarkdownView(Widget):
         return self._render_renderable(self.renderable(text))
 
     def _render_renderable(self, renderable: RenderableType) -> list[list[Segment]]:
-        console = self.app.console
-        options = console.options.update(width=max(self._width, 1), height=None)
-        return console.render_lines(renderable, options, pad=True)
+        return render_lines(self.app.console, self.app.current_theme, renderable, self._width)
 
     def _strips(self, lines: list[list[Segment]]) -> list[Strip]:
         style, width = self.rich_style, self._width  # (once: a widget's style is worked out from its ancestors')
@@ -287,10 +299,12 @@ class MarkdownView(Widget):
         """Forget every line drawn (a new width, a new text)."""
         self._frozen_lines.clear()
         self._tail_strips, self._rest, self._tail_start, self._shown = None, [], 0, 0
+        self._code_tops = None
         self._items.forget()
 
     def _assemble(self) -> None:
         """The lines of every part at the current width; frozen lines are kept, the tail re-rendered if stale."""
+        self._code_tops = None
         frozen = self._frozen_lines
         if len(frozen.parts) != len(self._frozen):
             frozen.clear()
@@ -375,9 +389,44 @@ class MarkdownView(Widget):
         if not self._width:
             self._set_width(self.size.width)
         if y < self._shown:
-            return self._frozen_lines.lines[y]
-        y -= self._shown
-        return self._rest[y] if 0 <= y < len(self._rest) else self._blank
+            line = self._frozen_lines.lines[y]
+        elif 0 <= y - self._shown < len(self._rest):
+            line = self._rest[y - self._shown]
+        else:
+            return self._blank
+        if is_code_top(line):
+            line = labelled(line, f"[{self.code_number(y)}]", code_label_style(self.app.current_theme))
+        selection = self.text_selection
+        if selection is not None and (span := selection.get_span(y)) is not None:
+            line = highlighted(line, span, self.screen.get_component_rich_style("screen--selection"))
+        return line.apply_offsets(0, y)  # (where the mouse is in the text, for selecting: `selecting`)
+
+    def code_number(self, y: int) -> int:
+        """The number shown on the code block whose top line is line `y` (`codes`)."""
+        if self._code_tops is None:
+            self._code_tops = [at for at, line in enumerate(self.lines) if is_code_top(line)]
+        return self.code_base + bisect.bisect_left(self._code_tops, y) + 1
+
+    @property
+    def code_base(self) -> int:
+        """How many code blocks the answers above this one hold: this one's are numbered on from there. Counted
+        once, so numbers do not change when earlier turns leave the view."""
+        if self._code_base is not None:
+            return self._code_base
+        if not self.is_attached:
+            return 0
+        base = 0
+        for view in self.screen.query(MarkdownView):
+            if view is self:
+                break
+            if view._draws_markdown():
+                base += len(code_blocks(view.source))
+        self._code_base = base
+        return base
+
+    def get_selection(self, selection: Selection) -> tuple[str, str] | None:
+        """The text drawn where `selection` falls (Textual's selection API: copied by Ctrl+C)."""
+        return selected_text([line.text for line in self.lines], selection), "\n"
 
     def on_resize(self) -> None:
         if not self._later:

@@ -1,0 +1,130 @@
+"""Copying any message or any code block of the conversation, not only the last answer.
+
+"Copy message…" and "Copy code block…" in the command palette open a list to pick from (newest first, Enter copies,
+Escape closes); the palette also finds each code block by the number it shows on screen ("Copy code block 3").
+Code blocks are numbered on through the conversation (`chatterm.ui.markdown.codes`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.widgets import Label, OptionList
+from textual.widgets.option_list import Option
+
+from chatterm.ui.markdown.codes import code_blocks
+from chatterm.ui.plain import notify, plain
+from chatterm.ui.screens.dialog import Dialog
+from chatterm.ui.widgets.messages import AssistantMessage, UserMessage
+
+if TYPE_CHECKING:
+    from chatterm.ui.screens.chat import ChatScreen
+
+PREVIEW = 60
+"""Characters of a message or block shown in the list."""
+
+
+@dataclass(frozen=True)
+class Copyable:
+    """Something the user can copy: what the list shows, what reaches the clipboard, what the toast says."""
+
+    title: str
+    text: str
+    told: str
+    number: int = 0
+    """A code block's number (0 for a message)."""
+
+
+def _preview(text: str) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= PREVIEW else line[: PREVIEW - 1] + "…"
+
+
+def messages(screen: ChatScreen) -> list[Copyable]:
+    """The messages on screen, in order: prompts and answers (an answer's reasoning is not part of it)."""
+    found: list[Copyable] = []
+    for widget in screen.conversation_view.children:
+        if isinstance(widget, UserMessage):
+            found.append(Copyable(f"You: {_preview(widget.text)}", widget.text, "Copied the prompt."))
+        elif isinstance(widget, AssistantMessage) and widget.answer:
+            found.append(Copyable(f"Answer: {_preview(widget.answer)}", widget.answer, "Copied the answer."))
+    return found
+
+
+def code(screen: ChatScreen) -> list[Copyable]:
+    """The code blocks of the answers on screen, each with the number it shows."""
+    found: list[Copyable] = []
+    for message in screen.messages():
+        view = message.markdown
+        for index, block in enumerate(code_blocks(view.source)):
+            number = view.code_base + index + 1
+            title = f"[{number}] {block.language or 'text'}: {_preview(block.code)}"
+            found.append(Copyable(title, block.code, f"Copied code block {number}.", number))
+    return found
+
+
+def copy(screen: ChatScreen, item: Copyable) -> None:
+    screen.app.copy_to_clipboard(item.text)
+    notify(screen, item.told)
+
+
+def copy_number(screen: ChatScreen, number: int) -> None:
+    """Copy the code block that shows `number`."""
+    found = [item for item in code(screen) if item.number == number]
+    if found:
+        copy(screen, found[0])
+    else:
+        notify(screen, f"No code block {number} on screen.", severity="warning")
+
+
+class PickScreen(Dialog[Copyable | None]):
+    """A list of things to copy, newest first."""
+
+    DEFAULT_CSS = """
+    PickScreen { align: center middle; }
+    PickScreen > Vertical {
+        width: 90%; max-width: 100; height: auto; max-height: 80%;
+        border: round $primary; background: $surface; padding: 0 1;
+    }
+    PickScreen OptionList { height: auto; max-height: 20; border: none; }
+    PickScreen Label { color: $text-muted; }
+    """
+    BINDINGS = [Binding("escape", "dismiss(None)", "Close")]
+
+    def __init__(self, title: str, items: list[Copyable]) -> None:
+        super().__init__()
+        self.title_text = title
+        self.items = list(reversed(items))
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label(plain(self.title_text))
+            yield OptionList(*(Option(plain(item.title)) for item in self.items))
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(self.items[event.option_index])
+
+
+def pick_and_copy(screen: ChatScreen, title: str, items: list[Copyable], nothing: str) -> None:
+    """Show `items` to pick one from, and copy the one picked (a warning when there is none)."""
+    if not items:
+        notify(screen, nothing, severity="warning")
+        return
+
+    def picked(item: Copyable | None) -> None:
+        if item is not None:
+            copy(screen, item)
+
+    screen.app.push_screen(PickScreen(title, items), picked)
+
+
+def pick_message(screen: ChatScreen) -> None:
+    pick_and_copy(screen, "Copy which message?", messages(screen), "No message to copy yet.")
+
+
+def pick_code(screen: ChatScreen) -> None:
+    pick_and_copy(screen, "Copy which code block?", code(screen), "No code block to copy yet.")
