@@ -17,7 +17,7 @@ from textual.worker import Worker, WorkerState
 
 from chatterm.conversation.export import ExportTurn
 from chatterm.conversation.reply import Reply
-from chatterm.events import Content, Event, Reasoning, StreamWarning, ToolCallDelta
+from chatterm.events import Content, Event, ModelName, Reasoning, StreamWarning, ToolCallDelta
 from chatterm.ui.memory import collect_when_idle
 from chatterm.ui.plain import notify
 from chatterm.ui.render.compositor import RowCompositor
@@ -259,6 +259,8 @@ class ChatScreen(Screen[None]):
                     message.add_answer(f"\n\n`tool call: {event.name}`\n\n")
                 elif isinstance(event, StreamWarning):
                     notify(self, event.message, severity="warning", timeout=4)
+                elif isinstance(event, ModelName):
+                    self.status.answered_by(event.model)
         except asyncio.CancelledError:
             stopped = True
             raise
@@ -317,6 +319,8 @@ class ChatScreen(Screen[None]):
             self._earlier.show(f"⋯ {self.hidden_turns} earlier turns are not shown (they are in the session file)")
             widgets.insert(0, self._earlier)
         await self.conversation_view.mount_all(widgets)
+        if interactions:
+            self.status.show_answer(_answered_by(interactions[-1], reply), reply.usage if reply else None)
         for message in self.messages():
             notice, reasoning_tokens = message.preset
             await message.finish(notice=notice, reasoning_tokens=reasoning_tokens)
@@ -438,7 +442,7 @@ class ChatScreen(Screen[None]):
         for interaction in answered.interactions:
             await self._add_prompt(user_text(interaction))
             message = await self._mount_answer()
-            self.status.begin()
+            self.status.begin(interaction.request.model if interaction.request else None)
             await self._stream_into(message, replayed(client, interaction))
 
     async def _replay_at_once(self, session: ChatSession, recording: Recording) -> None:
@@ -460,6 +464,13 @@ def _export_turn(interaction: Interaction, reply: Reply) -> ExportTurn:
 
     notice = reply.error.message if reply.error else reply.finish_notice
     return ExportTurn(user_text(interaction), reply.content, reply.reasoning, notice)
+
+
+def _answered_by(interaction: Interaction, reply: Reply | None) -> str | None:
+    """The model a recorded answer came from: the provider's word, else chatterm's note, else the one asked for."""
+    noted = interaction.meta.get("model")
+    asked = interaction.request.model if interaction.request else None
+    return (reply.model if reply else None) or (noted if isinstance(noted, str) else None) or asked
 
 
 def _export_turns(recording: Recording) -> list[ExportTurn]:
