@@ -165,7 +165,7 @@ def run_key(args: argparse.Namespace) -> int:
             deleted = delete_key(args.profile)
             output.say(f"{args.profile}: {'key deleted from the keyring' if deleted else 'no key in the keyring'}")
             return EXIT_OK
-        require_keyring()  # before asking for a key it could not keep
+        require_keyring(args.profile)  # before asking for a key it could not keep
         value = _read_secret(args.profile)
         set_key(args.profile, value)
         output.say(f"{args.profile}: key stored in the system keyring ({mask(value)})")

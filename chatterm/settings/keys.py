@@ -52,9 +52,11 @@ def _keyring() -> Any:
     return keyring
 
 
-def require_keyring() -> None:
-    """Raise KeyringUnavailable or KeyringFailed now, before the user is asked for a key to store."""
-    _keyring()
+def require_keyring(profile: str) -> None:
+    """Raise KeyringUnavailable or KeyringFailed now, before the user is asked for a key to store. A backend can be
+    there and still refuse every call (no D-Bus session, a locked collection nobody can unlock): the keyring is
+    asked for the profile's key, which fails as storing one would."""
+    stored_key(profile)
 
 
 def keyring_available() -> bool:
