@@ -3,10 +3,11 @@
 A session file is a vcrpy cassette as chatterm writes it: `interactions:`, items that each start with `- request:`
 at the start of a line, `version: 1`. Its row needs little of it: the first prompt (in the first request's body),
 the profile and model of the last answer (chatterm's notes at the end of the last item, or the last request's
-model), and the number of items. So a file in that layout is cut at those lines and only those parts are parsed:
-each is one YAML scalar or a small mapping, whatever the size of the answers around them. Anything else is parsed
-whole, and only while it is small: a file of any size or shape costs about what reading its bytes does, and a bad
-one is a row that says why rather than a list that waits.
+model), the name the user gave it if any (`title` in chatterm's notes on the first item), and the number of items.
+So a file in that layout is cut at those lines and only those parts are parsed: each is one YAML scalar or a small
+mapping, whatever the size of the answers around them. Anything else is parsed whole, and only while it is small: a
+file of any size or shape costs about what reading its bytes does, and a bad one is a row that says why rather than
+a list that waits.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ WHOLE_LIMIT = 1024 * 1024
 """The largest file parsed whole to be listed (one not in chatterm's layout): YAML dense with nodes parses at about a
 megabyte a second."""
 NO_PROMPT = "(no prompt recorded)"
+TITLE = "title"
+"""The key of the name a user gave a session, in chatterm's notes on its first item (where the title is read)."""
 _HEAD = b"interactions:\n- request:\n"
 _FIRST = len(b"interactions:\n")
 _ITEM = b"\n- request:\n"
@@ -95,7 +98,15 @@ def row_of(recording: Recording) -> Row:
     model = meta.get("model") or next(
         (i.request.model for i in reversed(interactions) if i.request and i.request.model), ""
     )
-    return first_prompt(recording), str(meta.get("profile") or ""), str(model or ""), len(interactions)
+    named = given_title(interactions[0].meta) if interactions else None
+    title = named or first_prompt(recording)
+    return title, str(meta.get("profile") or ""), str(model or ""), len(interactions)
+
+
+def given_title(notes: dict[str, Any]) -> str | None:
+    """The name a user gave a session, from chatterm's notes on its first item; None when it has none."""
+    title = notes.get(TITLE)
+    return (" ".join(title.split()) or None) if isinstance(title, str) else None
 
 
 def quick_row(data: bytes, name: str) -> Row | None:
@@ -105,8 +116,11 @@ def quick_row(data: bytes, name: str) -> Row | None:
     end = len(data) - len(_TRAILER) + 1
     second = data.find(_ITEM, _FIRST)
     last = data[data.rfind(_ITEM) + 1 : end]
-    first = _request(data[_FIRST : second + 1 if second >= 0 else end], name)
-    title = prompt_of(first) if first is not None else None
+    head = data[_FIRST : second + 1 if second >= 0 else end]
+    first = _request(head, name)
+    first_notes = _notes(head, name)
+    named = given_title(first_notes) if first_notes is not None else None
+    title = named or (prompt_of(first) if first is not None else None)
     notes = _notes(last, name)
     if title is None or notes is None:
         return None
@@ -117,6 +131,14 @@ def quick_row(data: bytes, name: str) -> Row | None:
         if not model and second >= 0:
             return None  # (an earlier request may name it)
     return title, str(notes.get("profile") or ""), str(model or ""), data.count(_ITEM)
+
+
+def first_item(data: bytes) -> tuple[int, int] | None:
+    """Where the first item of a file in chatterm's layout lies (its start and end), None for another layout."""
+    if not (data.startswith(_HEAD) and data.endswith(_TRAILER)):
+        return None
+    second = data.find(_ITEM, _FIRST)
+    return _FIRST, second + 1 if second >= 0 else len(data) - len(_TRAILER) + 1
 
 
 def _request(item: bytes, name: str) -> Request | None:

@@ -34,7 +34,7 @@ def test_bad_files_never_stop_the_sessions_list_nor_ctrl_q(terminal: Terminal) -
     terminal.wait_for(lambda s: all(f"good question {n}" in s for n in range(2)), timeout=20)
     screen = terminal.whole_frame()
     for name in [*bad, "slow.yaml"]:
-        assert f"⚠ {name}: cannot be opened" in screen, f"{name} is not marked:\n{screen}"
+        assert f"⚠ {name}: " in screen, f"{name} is not marked:\n{screen}"  # (the rest as its column allows)
     terminal.send("C-q")
     deadline = time.monotonic() + 10
     while terminal.alive() and time.monotonic() < deadline:

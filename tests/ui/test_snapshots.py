@@ -122,29 +122,34 @@ class TestMarkdownThemes:
             loop_thread.run(server.stop())
 
 
+def saved_sessions() -> None:
+    sessions = locations.sessions_dir()
+    sessions.mkdir(parents=True)
+    for number, source in enumerate(["xai_grok_simple_streaming.yaml", "llama_stack_together_stream.json"]):
+        target = sessions / f"2026010{number + 1}-session.yaml"
+        assert main(["convert", str(SEEDS / source), str(target)]) == 0
+        os.utime(target, (1767225600 + number * 3600, 1767225600 + number * 3600))
+    (sessions / "broken.yaml").write_text("interactions: [")
+    os.utime(sessions / "broken.yaml", (1767225000, 1767225000))
+
+
+async def open_sessions(pilot: Pilot[Any]) -> None:
+    await pilot.press("ctrl+o")
+    await wait_for(pilot, lambda: getattr(pilot.app.screen, "loaded", False))
+    await settled(pilot)
+
+
+async def open_profiles(pilot: Pilot[Any]) -> None:
+    await pilot.press("ctrl+l")
+    await settled(pilot)
+
+
 class TestModals:
     def test_the_sessions_screen(self, snap_compare: Any) -> None:
-        sessions = locations.sessions_dir()
-        sessions.mkdir(parents=True)
-        for number, source in enumerate(["xai_grok_simple_streaming.yaml", "llama_stack_together_stream.json"]):
-            target = sessions / f"2026010{number + 1}-session.yaml"
-            assert main(["convert", str(SEEDS / source), str(target)]) == 0
-            os.utime(target, (1767225600 + number * 3600, 1767225600 + number * 3600))
-        (sessions / "broken.yaml").write_text("interactions: [")
-        os.utime(sessions / "broken.yaml", (1767225000, 1767225000))
-
-        async def open_sessions(pilot: Pilot[Any]) -> None:
-            await pilot.press("ctrl+o")
-            await wait_for(pilot, lambda: getattr(pilot.app.screen, "loaded", False))
-            await settled(pilot)
-
+        saved_sessions()
         assert snap_compare(app_for(), terminal_size=(110, 30), run_before=open_sessions)
 
     def test_the_profile_switcher(self, snap_compare: Any) -> None:
-        async def open_profiles(pilot: Pilot[Any]) -> None:
-            await pilot.press("ctrl+l")
-            await settled(pilot)
-
         assert snap_compare(app_for(), terminal_size=(110, 30), run_before=open_profiles)
 
     def test_the_help_screen_at_80x24(self, snap_compare: Any) -> None:
@@ -155,6 +160,13 @@ class TestModals:
             await settled(pilot)
 
         assert snap_compare(app_for(), terminal_size=(80, 24), run_before=open_help)
+
+    def test_the_sessions_screen_at_80x24(self, snap_compare: Any) -> None:
+        saved_sessions()
+        assert snap_compare(app_for(), terminal_size=(80, 24), run_before=open_sessions)
+
+    def test_the_profile_switcher_at_80x24(self, snap_compare: Any) -> None:
+        assert snap_compare(app_for(), terminal_size=(80, 24), run_before=open_profiles)
 
 
 def test_snapshots_exist() -> None:

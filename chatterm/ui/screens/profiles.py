@@ -18,6 +18,16 @@ from textual.widgets.option_list import Option
 from chatterm.ui.plain import notify, plain
 from chatterm.ui.screens.dialog import Dialog
 
+DIALOG_WIDTH = 84
+AROUND_ROW = 12
+"""Columns of the dialog that are not a row's text: borders, paddings, the list's scrollbar."""
+NAME_AND_KEY = 42
+"""A row's mark and name, and room for the longest of the keys' sources."""
+MODEL_MIN, MODEL_MAX = 12, 30
+LIST_ROWS = 20
+"""The most rows the list shows; fewer when the screen is short (`_fit`)."""
+AROUND_LIST = 9
+"""Rows of the dialog that are not the list's: its border, the title, the list's border, the model input, the hint."""
 CHECKING = "local server: checking…"
 ANSWERS = "local server"
 SILENT = "local server: not answering"
@@ -44,9 +54,10 @@ class ProfileScreen(Dialog[Switch | None]):
     DEFAULT_CSS = """
     ProfileScreen { align: center middle; }
     ProfileScreen > Vertical {
-        width: 84; height: auto; max-height: 85%; border: thick $primary; background: $surface; padding: 0 1;
+        width: 84; max-width: 100%; height: auto; max-height: 100%; border: thick $primary; background: $surface;
+        padding: 0 1;
     }
-    ProfileScreen OptionList { height: auto; max-height: 20; }
+    ProfileScreen OptionList { height: auto; max-height: 20; text-wrap: nowrap; text-overflow: ellipsis; }
     ProfileScreen .hint { color: $text-muted; }
     """
     BINDINGS = [Binding("escape", "dismiss(None)", "Close")]
@@ -74,11 +85,28 @@ class ProfileScreen(Dialog[Switch | None]):
             yield Label("Enter switches · Escape closes", classes="hint")
 
     def _row_text(self, row: ProfileRow) -> str:
+        """A row: the model column narrows with the screen (and what still does not fit is cut at the end, not
+        wrapped under the row: the list's CSS)."""
         mark = "●" if row.name == self.current else " "
-        model = row.model if len(row.model) <= 30 else row.model[:29] + "…"
-        return f"{mark} {row.name:<11} {model:<30} {row.key}"
+        width = self._model_width()
+        model = row.model if len(row.model) <= width else row.model[: width - 1] + "…"
+        return f"{mark} {row.name:<11} {model:<{width}} {row.key}"
+
+    def _model_width(self) -> int:
+        """The model column's width: what the dialog has left of the screen's width beside the other columns."""
+        room = min(DIALOG_WIDTH, self.app.size.width) - AROUND_ROW
+        return max(MODEL_MIN, min(MODEL_MAX, room - NAME_AND_KEY))
+
+    def on_resize(self) -> None:
+        self._fit()
+
+    def _fit(self) -> None:
+        """Keep the whole dialog on the screen: the list gives up rows (and scrolls) when the screen is short."""
+        for options in self.query(OptionList):
+            options.styles.max_height = max(3, min(LIST_ROWS, self.size.height - AROUND_LIST))
 
     def on_mount(self) -> None:
+        self._fit()
         if self.model_only:
             self.query_one(OptionList if self.models else Input).focus()
             return

@@ -1,4 +1,5 @@
-"""The sessions screen: saved conversations, newest first, filtered as you type; Enter replays one.
+"""The sessions screen: saved conversations, newest first, filtered as you type; Enter replays one, and a session
+can be renamed, archived (moved out of the list, shown again on request) or deleted (after asking).
 
 The rows are made on a thread of the screen's own, a batch at a time onto the list, newest first: from the sessions
 index where a file has not changed since it was indexed, else by reading the file (in part, and within bounds:
@@ -11,9 +12,11 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -23,9 +26,14 @@ from textual.widgets import DataTable, Input, Label
 from chatterm import locations
 from chatterm.ui.plain import notify, plain
 from chatterm.ui.screens.dialog import Dialog
+from chatterm.ui.screens.session_columns import Columns, columns_for
+from chatterm.ui.screens.session_prompts import ConfirmDialog, RenameDialog
 
 if TYPE_CHECKING:
     from chatterm.cassette.store import SessionInfo
+
+
+T = TypeVar("T")
 
 
 def _matches(info: SessionInfo, needle: str) -> bool:
@@ -42,20 +50,32 @@ def _row(read: Callable[[Path], SessionInfo], path: Path) -> SessionInfo:
         return SessionInfo(path, path.name, 0.0, "", "", 0, error=f"{path.name}: cannot be listed ({exc})")
 
 
-def _clip(text: str, width: int = 48) -> str:
+def _clip(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
+
+
+KEYS = "Enter open · F2 rename · F6 archive · F7 archived · F8 delete · Esc close"
+ARCHIVED_KEYS = "Enter open · F2 rename · F6 unarchive · F7 sessions · F8 delete · Esc close"
 
 
 class SessionsScreen(Dialog[Path | None]):
     DEFAULT_CSS = """
     SessionsScreen { align: center middle; }
     SessionsScreen > Vertical {
-        width: 90%; max-width: 120; height: 80%; border: thick $primary; background: $surface; padding: 0 1;
+        width: 90%; min-width: 78; max-width: 120; height: 80%; border: thick $primary; background: $surface;
+        padding: 0 1;
     }
     SessionsScreen DataTable { height: 1fr; width: 1fr; }
-    SessionsScreen .hint { color: $text-muted; }
+    SessionsScreen #empty { height: 1fr; width: 1fr; content-align: center middle; color: $text-muted; }
+    SessionsScreen .hint, SessionsScreen .keys { color: $text-muted; width: 100%; }
     """
-    BINDINGS = [Binding("escape", "dismiss(None)", "Close")]
+    BINDINGS = [
+        Binding("escape", "dismiss(None)", "Close"),
+        Binding("f2", "rename", "Rename session"),
+        Binding("f6", "archive", "Archive or unarchive session"),
+        Binding("f7", "toggle_archived", "Show archived sessions or all"),
+        Binding("f8", "delete", "Delete session"),
+    ]
     BATCH = 0.05
     """Seconds of reading between the rows shown."""
     MOST = 1000
@@ -67,10 +87,12 @@ class SessionsScreen(Dialog[Path | None]):
     class Rows(Message):
         """Rows the reading thread made, for the list."""
 
-        def __init__(self, infos: list[SessionInfo], last: bool) -> None:
+        def __init__(self, infos: list[SessionInfo], last: bool, view: int) -> None:
             super().__init__()
             self.infos = infos
             self.last = last
+            self.view = view
+            """Which listing the rows are of: rows read for one the user has left are dropped."""
 
     def __init__(
         self, paths: list[Path], read: Callable[[Path], SessionInfo] | None = None, directory: Path | None = None
@@ -88,53 +110,90 @@ class SessionsScreen(Dialog[Path | None]):
         self._scanned = 0
         """How many of `sessions` were looked at for the list."""
         self._room = self.SHOWN
+        self.archived = False
+        """The archive is listed, not the sessions."""
+        self._view = 0
+        self._columns: Columns | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Label(plain(self._title()), classes="title")
             yield Input(placeholder="Filter by title, profile or model", id="filter")
             yield DataTable(cursor_type="row", zebra_stripes=True, id="sessions")
-            yield Label("Enter replays the session · Escape closes", classes="hint")
+            yield Label("", id="empty")
+            yield Label("", classes="hint")
+            yield Label(plain(KEYS), classes="keys")
+
+    @property
+    def directory(self) -> Path:
+        """The folder listed: the sessions, or their archive."""
+        from chatterm.cassette.session_files import archive_dir
+
+        sessions = self._directory or locations.sessions_dir()
+        return archive_dir(sessions) if self.archived else sessions
 
     def _title(self) -> str:
+        name = "Archived sessions" if self.archived else "Sessions"
         if self.loaded or not self.paths:
-            return "Sessions"
-        return f"Sessions · reading {len(self.sessions)} of {len(self.paths)}…"
+            return name
+        return f"{name} · reading {len(self.sessions)} of {len(self.paths)}…"
 
     def on_mount(self) -> None:
-        table = self.query_one(DataTable)
-        table.add_columns("Title", "Date", "Profile", "Model", "Turns")
+        self.query_one("#empty").display = False
+        self._set_columns()
         self.query_one(Input).focus()
-        threading.Thread(target=self._read_all, name="chatterm-sessions", daemon=True).start()
+        self._start_reading()
 
     def on_unmount(self) -> None:
         self._stop.set()
 
-    def _read_all(self) -> None:
+    def on_resize(self) -> None:
+        if self._columns != columns_for(self.app.size.width):
+            self._set_columns()
+            self.fill(self.query_one(Input).value)
+
+    def _set_columns(self) -> None:
+        """Columns as wide as the screen lets them be: every one shown, the title given what the others leave."""
+        self._columns = columns = columns_for(self.app.size.width)
+        table = self.query_one(DataTable)
+        table.clear(columns=True)
+        for label, width in zip(("Title", "Date", "Profile", "Model", "Turns"), columns, strict=True):
+            table.add_column(plain(label), width=width)
+
+    def _start_reading(self) -> None:
+        self._stop.set()
+        self._stop = threading.Event()
+        self._view += 1
+        view, stop = self._view, self._stop
+        thread = threading.Thread(target=self._read_all, args=(view, stop), name="chatterm-sessions", daemon=True)
+        thread.start()
+
+    def _read_all(self, view: int, stop: threading.Event) -> None:
         """Make the rows (on the reading thread) and send them to the list a batch at a time."""
         index = None
         read = self._read
         if read is None:
             from chatterm.cassette.session_index import SessionIndex
 
-            index = SessionIndex(self._directory or locations.sessions_dir())
+            index = SessionIndex(self.directory)
             read = index.row
         batch: list[SessionInfo] = []
         shown = time.monotonic()
         for path in self.paths:
-            if self._stop.is_set():
+            if stop.is_set():
                 break
             batch.append(_row(read, path))
             if time.monotonic() - shown > self.BATCH or len(batch) >= self.MOST:
-                self.post_message(self.Rows(batch, False))
+                self.post_message(self.Rows(batch, False, view))
                 batch, shown = [], time.monotonic()
         else:
-            self.post_message(self.Rows(batch, True))
+            self.post_message(self.Rows(batch, True, view))
         if index is not None:
             index.settle({path.name for path in self.paths})
 
     def on_sessions_screen_rows(self, message: Rows) -> None:
-        self._add(message.infos, message.last)
+        if message.view == self._view:
+            self._add(message.infos, message.last)
 
     def _add(self, infos: list[SessionInfo], last: bool = False) -> None:
         if not self.is_attached:
@@ -145,20 +204,40 @@ class SessionsScreen(Dialog[Path | None]):
         self._more()
 
     def _more(self) -> None:
-        """Add the next matching sessions to the list while it has room, and say how many more match."""
+        """Add the next matching sessions to the list while it has room, and say how many more match, or that none
+        does."""
         table = self.query_one(DataTable)
-        needle = self.query_one(Input).value.lower()
+        value = self.query_one(Input).value
+        needle = value.lower()
         while self._scanned < len(self.sessions) and table.row_count < self._room:
             info = self.sessions[self._scanned]
             self._scanned += 1
             if _matches(info, needle):
-                title = f"⚠ {info.path.name}: cannot be opened" if info.error else info.title
-                cells = (_clip(title), info.date, info.profile, _clip(info.model, 28), str(info.turns))
-                table.add_row(*map(plain, cells), key=str(info.path))
+                table.add_row(*self._cells(info), key=str(info.path))
         rest = self.sessions[self._scanned :]
         hidden = sum(1 for info in rest if _matches(info, needle)) if needle else len(rest)
-        more = f" · {hidden:,} more below: type to filter" if hidden else ""
-        self.query_one(".hint", Label).update(plain(f"Enter replays the session · Escape closes{more}"))
+        self.query_one(".hint", Label).update(plain(f"{hidden:,} more below: type to filter" if hidden else ""))
+        self._say_if_empty(value)
+
+    def _cells(self, info: SessionInfo) -> list[Text]:
+        title = f"⚠ {info.path.name}: cannot be opened" if info.error else info.title
+        widths = self._columns or columns_for(self.app.size.width)
+        texts = (title, info.date, info.profile, info.model, str(info.turns))
+        return [plain(_clip(text, width)) for text, width in zip(texts, widths, strict=True)]
+
+    def _say_if_empty(self, value: str) -> None:
+        """In place of an empty table, once every session is looked at: why it is empty."""
+        table, empty = self.query_one(DataTable), self.query_one("#empty", Label)
+        done = self.loaded and self._scanned >= len(self.sessions)
+        if table.row_count or not done:
+            table.display, empty.display = True, False
+            return
+        if value:
+            reason = f"No sessions match '{value}'"
+        else:
+            reason = "No archived sessions" if self.archived else "No saved sessions yet"
+        empty.update(plain(reason))
+        table.display, empty.display = False, True
 
     def fill(self, text: str) -> None:
         """Show the sessions matching `text` again from the newest."""
@@ -181,14 +260,96 @@ class SessionsScreen(Dialog[Path | None]):
         self._open_cursor()
 
     def _open_cursor(self) -> None:
-        table = self.query_one(DataTable)
-        if table.row_count == 0:
-            return
-        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
-        info = next((s for s in self.sessions if str(s.path) == key), None)
+        info = self.highlighted()
         if info is None:
             return
         if info.error:
             notify(self, info.error, severity="error")
             return
         self.dismiss(info.path)
+
+    def highlighted(self) -> SessionInfo | None:
+        """The session under the list's cursor."""
+        table = self.query_one(DataTable)
+        if table.row_count == 0 or not table.display:
+            return None
+        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        return next((s for s in self.sessions if str(s.path) == key), None)
+
+    # -- what a session can have done to it (the work: chatterm.cassette.session_files) ---------------------------
+
+    def action_rename(self) -> None:
+        info = self.highlighted()
+        if info is not None:
+            dialog = RenameDialog("" if info.error else info.title)
+            self.app.push_screen(dialog, lambda title: self._rename(info, title))
+
+    async def _rename(self, info: SessionInfo, title: str | None) -> None:
+        from chatterm.cassette.session_files import retitle
+
+        if title is None:
+            return
+        shown = await self._on_file(f"cannot rename {info.path.name}", partial(retitle, info.path, title))
+        if shown is not None:
+            info.title, info.error = shown, None
+            table = self.query_one(DataTable)
+            table.update_cell(str(info.path), table.ordered_columns[0].key, self._cells(info)[0])
+
+    def action_archive(self) -> None:
+        from chatterm.cassette.session_files import archive, unarchive
+
+        info = self.highlighted()
+        if info is not None:
+            move, done = (unarchive, "Back in the sessions") if self.archived else (archive, "Archived (F7 shows them)")
+            self.run_worker(self._move(info, move, done), group="session-files")
+
+    def action_delete(self) -> None:
+        info = self.highlighted()
+        if info is not None:
+            question = f"Delete the session '{_clip(info.title, 40)}'?"
+            detail = f"{info.path.name} is removed from the disk."
+            self.app.push_screen(ConfirmDialog(question, detail), lambda yes: self._delete(info, yes))
+
+    async def _delete(self, info: SessionInfo, yes: bool | None) -> None:
+        from chatterm.cassette.session_files import delete
+
+        if yes:
+            await self._move(info, delete, "Deleted")
+
+    async def _move(self, info: SessionInfo, move: Callable[[Path], Path], done: str) -> None:
+        """Take a session out of this list by `move` (archive, unarchive, delete)."""
+        if await self._on_file(f"cannot change {info.path.name}", partial(move, info.path)) is None:
+            return
+        table = self.query_one(DataTable)
+        table.remove_row(str(info.path))
+        at = self.sessions.index(info)
+        self.sessions.pop(at)
+        if at < self._scanned:
+            self._scanned -= 1
+        self.paths = [path for path in self.paths if path != info.path]
+        notify(self, f"{done}: {info.title}")
+        self._more()
+
+    async def _on_file(self, failure: str, work: Callable[[], T]) -> T | None:
+        """Do `work` on a thread; a failure is said in one line and gives None."""
+        import asyncio
+
+        from chatterm.cassette.model import RecordingError
+
+        try:
+            return await asyncio.to_thread(work)
+        except (OSError, RecordingError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            notify(self, f"{failure}: {reason}", severity="error")
+            return None
+
+    def action_toggle_archived(self) -> None:
+        from chatterm.cassette.session_index import session_paths
+
+        self.archived = not self.archived
+        self.paths = session_paths(self.directory)
+        self.sessions, self.loaded = [], False
+        self.query_one(".title", Label).update(plain(self._title()))
+        self.query_one(".keys", Label).update(plain(ARCHIVED_KEYS if self.archived else KEYS))
+        self.fill(self.query_one(Input).value)
+        self._start_reading()
