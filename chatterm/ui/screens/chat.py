@@ -12,6 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Footer
 from textual.worker import Worker, WorkerState
 
@@ -24,6 +25,7 @@ from chatterm.ui.render.compositor import RowCompositor
 from chatterm.ui.render.widgets import install_compositor
 from chatterm.ui.widgets.composer import Composer
 from chatterm.ui.widgets.conversation import ConversationView
+from chatterm.ui.widgets.earlier import LoadEarlier
 from chatterm.ui.widgets.messages import AssistantMessage, InfoMessage, UserMessage
 from chatterm.ui.widgets.queued import QueuedPrompt
 from chatterm.ui.widgets.status import StatusLine
@@ -96,6 +98,7 @@ class ChatScreen(Screen[None]):
         """Every turn of this conversation as shown, including those no longer mounted."""
         self.hidden_turns = 0
         self._earlier = InfoMessage("", id="earlier")
+        self._load_earlier = LoadEarlier()
         self._history: asyncio.Future[None] | None = None
         self.welcome = WelcomeCard(choice.profile, choice.endpoint.model, choice.is_demo) if welcome else None
         """Shown while the chat is empty (`welcome`: a chat that opens on a recording has no need of it)."""
@@ -226,13 +229,13 @@ class ChatScreen(Screen[None]):
         for widget in self.conversation_view.children:
             if widget is cut:
                 break
-            if widget is not self._earlier:
+            if widget is not self._earlier and widget is not self._load_earlier:
                 doomed.append(widget)
         self.hidden_turns += extra
         await self.conversation_view.remove_children(doomed)
         self._earlier.show(f"⋯ {self.hidden_turns} earlier turns are not shown (they are in the session file)")
         if self._earlier.parent is None:
-            await self.conversation_view.mount(self._earlier, before=0)
+            await self.conversation_view.mount_all([self._earlier, self._load_earlier], before=0)
 
     @work(exclusive=True, group="answer")
     async def _answer(self, message: AssistantMessage) -> None:
@@ -317,7 +320,7 @@ class ChatScreen(Screen[None]):
         self.hidden_turns = first_shown + earlier
         if self.hidden_turns:
             self._earlier.show(f"⋯ {self.hidden_turns} earlier turns are not shown (they are in the session file)")
-            widgets.insert(0, self._earlier)
+            widgets[:0] = [self._earlier, self._load_earlier]
         await self.conversation_view.mount_all(widgets)
         if interactions:
             self.status.show_answer(_answered_by(interactions[-1], reply), reply.usage if reply else None)
@@ -326,6 +329,39 @@ class ChatScreen(Screen[None]):
             await message.finish(notice=notice, reasoning_tokens=reasoning_tokens)
         self.conversation_view.scroll_end(animate=False)
         return reply if interactions and interactions[-1] is recording.interactions[-1] else None
+
+    async def on_button_pressed(self, event: LoadEarlier.Pressed) -> None:
+        if event.button is self._load_earlier:
+            await self.load_earlier()
+
+    async def load_earlier(self) -> None:
+        """Put the OPENED_TURNS turns before those on screen back on it (from `turns`, whole once the history of an
+        opened session has loaded)."""
+        if self._history is not None:
+            await self._history
+        hidden = self.hidden_turns
+        if not hidden:
+            return
+        start = max(hidden - OPENED_TURNS, 0)
+        widgets: list[Widget] = []
+        answers = []
+        for turn in self.turns[start:hidden]:
+            answer = AssistantMessage(show_reasoning=self.show_reasoning, timed=False)
+            if turn.reasoning:
+                answer.add_reasoning(turn.reasoning)
+            answer.add_answer(turn.answer)
+            widgets += [UserMessage(turn.prompt), answer]
+            answers.append((answer, turn.notice))
+        await self.conversation_view.mount_all(widgets, after=self._load_earlier)
+        for answer, notice in answers:
+            await answer.finish(notice=notice)
+        self.hidden_turns = start
+        if start:
+            self._earlier.show(f"⋯ {start} earlier turns are not shown (they are in the session file)")
+        else:
+            await self.conversation_view.remove_children([self._earlier, self._load_earlier])
+        self.conversation_view.scroll_home(animate=False)
+        self.composer.focus()  # (the click focused the control: typing goes on in the composer)
 
     def stop_answer(self) -> str | None:
         """Stop whatever answers (the chat is being left); returns the prompt that was held for after it."""

@@ -1,0 +1,37 @@
+"""An opened long session shows its last turns, and a control at the top of the conversation puts the earlier ones
+back on screen, a batch at a time, until the first."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from chatterm.ui.screens.chat import OPENED_TURNS
+from chatterm.ui.widgets.earlier import LoadEarlier
+from tests.ui.helpers import app_for, settled, shown_text, wait_for
+from tests.ui.test_app import long_session
+
+
+async def test_load_earlier_turns_brings_back_an_opened_session_s_first_turns(tmp_path: Path) -> None:
+    total = OPENED_TURNS * 2 + 5
+    path = long_session(tmp_path / "long.yaml", total)
+    app = app_for(replay=path, speed="instant", save_sessions=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = app.chat_screen
+        await wait_for(pilot, lambda: len(screen.messages()) == OPENED_TURNS)
+        view = screen.conversation_view
+        await wait_for(pilot, lambda: view.children[0].id == "earlier")
+        assert isinstance(view.children[1], LoadEarlier), "the control is at the top of the conversation"
+        view.scroll_home(animate=False)
+        assert "Load earlier turns" in shown_text(await settled(pilot))
+
+        await pilot.click("#load-earlier")
+        await wait_for(pilot, lambda: len(screen.messages()) == 2 * OPENED_TURNS)
+        assert "5 earlier turns" in str(screen._earlier.render())
+        assert screen.messages()[0].answer == "answer 5"
+        assert screen.messages()[-1].answer == f"answer {total - 1}", "the last turns stay"
+
+        await pilot.click("#load-earlier")
+        await wait_for(pilot, lambda: len(screen.messages()) == total)
+        assert [message.answer for message in screen.messages()] == [f"answer {n}" for n in range(total)]
+        assert not screen.query(LoadEarlier) and not screen.query("#earlier"), "nothing more to load"
+        assert "question 0" in shown_text(await settled(pilot)), "the view shows the first turn"
