@@ -17,9 +17,9 @@ async def test_load_earlier_turns_brings_back_an_opened_session_s_first_turns(tm
     app = app_for(replay=path, speed="instant", save_sessions=False)
     async with app.run_test(size=(100, 30)) as pilot:
         screen = app.chat_screen
-        await wait_for(pilot, lambda: len(screen.messages()) == OPENED_TURNS)
         view = screen.conversation_view
-        await wait_for(pilot, lambda: view.children[0].id == "earlier")
+        await wait_for(pilot, lambda: bool(view.children) and "Replay finished" in str(view.children[-1].render()))
+        assert len(screen.messages()) == OPENED_TURNS and view.children[0].id == "earlier"
         assert isinstance(view.children[1], LoadEarlier), "the control is at the top of the conversation"
         view.scroll_home(animate=False)
         assert "Load earlier turns" in shown_text(await settled(pilot))

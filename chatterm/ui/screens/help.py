@@ -1,8 +1,8 @@
 """The help screen (F1): chatterm's keys by what they act on, the palette's commands, and where files live.
 
-The keys are read from the bindings of the app, the chat screen and the composer (and the composer's own keys)
-when the screen opens, so a key added to any of them is listed with no change here; an action no section names
-is listed under "Chat". The paths are those `chatterm.locations` gives the rest of chatterm.
+The keys are read from the bindings of the app, the chat screen and the composer (and the composer's own keys),
+and of the sessions list, when the screen opens, so a key added to any of them is listed with no change here; an
+action no section names is listed under "Chat". The paths are those `chatterm.locations` gives the rest of chatterm.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from chatterm.ui.commands import chat_commands
 from chatterm.ui.plain import plain
 from chatterm.ui.screens.chat import ChatScreen
 from chatterm.ui.screens.dialog import Dialog
+from chatterm.ui.screens.sessions import SessionsScreen
 from chatterm.ui.widgets.composer import Composer
 
 if TYPE_CHECKING:
@@ -36,6 +37,7 @@ SECTION_OF = {
     "copy_answer": "Answer",
     "app.copy_code": "Answer",
     "app.open_sessions": "Sessions",
+    **{f"sessions.{action}": "Sessions" for action in ("rename", "archive", "toggle_archived", "delete")},
     "app.switch_profile": "Profiles",
     "app.switch_model": "Profiles",
 }
@@ -75,6 +77,9 @@ def key_entries(app: App[Any]) -> list[KeyEntry]:
     for binding in Binding.make_bindings(sources):
         if not binding.system and binding.description:
             add(binding.action, binding.key, binding.tooltip or binding.description)
+    for binding in Binding.make_bindings(SessionsScreen.BINDINGS):  # (the sessions list's own keys)
+        if binding.description and not binding.action.startswith("dismiss"):
+            add(f"sessions.{binding.action}", binding.key, binding.tooltip or binding.description)
     order = {section: number for number, section in enumerate(SECTIONS)}
     return sorted(entries.values(), key=lambda entry: order.get(entry.section, len(SECTIONS)))
 

@@ -71,10 +71,10 @@ class SessionsScreen(Dialog[Path | None]):
     """
     BINDINGS = [
         Binding("escape", "dismiss(None)", "Close"),
-        Binding("f2", "rename", "Rename session"),
-        Binding("f6", "archive", "Archive or unarchive session"),
-        Binding("f7", "toggle_archived", "Show archived sessions or all"),
-        Binding("f8", "delete", "Delete session"),
+        Binding("f2", "rename", "Rename", tooltip="In the list: rename a session"),
+        Binding("f6", "archive", "Archive", tooltip="In the list: archive a session (or back)"),
+        Binding("f7", "toggle_archived", "Archived", tooltip="In the list: show the archive (or back)"),
+        Binding("f8", "delete", "Delete", tooltip="In the list: delete a session (asks first)"),
     ]
     BATCH = 0.05
     """Seconds of reading between the rows shown."""
