@@ -492,6 +492,7 @@ class ChatScreen(Screen[None]):
         self.hidden_turns = 0
         await self.conversation_view.remove_children()
         self._earlier = InfoMessage("", id="earlier")
+        self._load_earlier = LoadEarlier()
         self.status.end("ready", None)
 
 
