@@ -141,7 +141,8 @@ def decoded(body: bytes, headers: Headers, budget: DecodeBudget) -> tuple[bytes,
     """Undo a gzip or deflate Content-Encoding, so the body is what the client read (a body cut short inflates as
     far as it goes). Raises BodyTooLarge past the budget, which is charged with what is decoded."""
     encoding = (header(headers, "content-encoding") or "").strip().lower()
-    if body[:2] == b"\x1f\x8b":
+    sniffed = body[:2] == b"\x1f\x8b" and encoding != "gzip"
+    if sniffed:
         encoding = "gzip"
     if not Inflater.handles(encoding):
         return body, headers
@@ -151,7 +152,7 @@ def decoded(body: bytes, headers: Headers, budget: DecodeBudget) -> tuple[bytes,
         raise BodyTooLarge(
             f"its {encoding} body takes what the recording's bodies decode to past {MAX_DECODED // 2**20} MiB; refused"
         )
-    if inflater.broken and not text:
+    if not text and (inflater.broken or sniffed):  # (a body that only looked like gzip is kept as it is)
         return body, headers
     budget.left -= len(text)
     return text, without_headers(headers, "content-encoding", "content-length")
