@@ -173,13 +173,10 @@ class AssistantMessage(Vertical):
         if self._pending_answer:
             text = "".join(self._pending_answer)
             self._pending_answer.clear()
-            if self.reasoning_started is not None and self.reasoning_seconds is None:
-                self.reasoning_seconds = time.monotonic() - self.reasoning_started
-                self.reasoning_pane.collapsed = True
-                self.reasoning_pane.body.fit_height()
-                self.set_reasoning_title()
+            self._stop_thinking()
             self.markdown.append(text)
         if self.tools.blocks:
+            self._stop_thinking()  # (calls are an answer too)
             if self.tools.parent is None:
                 self.markdown.fit_height()  # (the calls go under the text, not under room left for more)
                 self._space_tools()
@@ -187,6 +184,14 @@ class AssistantMessage(Vertical):
             await self.tools.flush()
         if self.on_flush is not None:
             self.on_flush()
+
+    def _stop_thinking(self) -> None:
+        """The answer has started: the reasoning pane closes, its title says for how long the model thought."""
+        if self.reasoning_started is not None and self.reasoning_seconds is None:
+            self.reasoning_seconds = time.monotonic() - self.reasoning_started
+            self.reasoning_pane.collapsed = True
+            self.reasoning_pane.body.fit_height()
+            self.set_reasoning_title()
 
     def _space_tools(self) -> None:
         """A blank line between the calls and what is above them in the message (none when they come first)."""
@@ -225,7 +230,7 @@ class AssistantMessage(Vertical):
             if self.reasoning_seconds is None:
                 self.reasoning_seconds = time.monotonic() - self.reasoning_started
             self.set_reasoning_title(reasoning_tokens)
-            if self.answer:
+            if self.answer or self.tools.blocks:
                 self.reasoning_pane.collapsed = True
         if not self.answer:
             self.markdown.display = False

@@ -92,6 +92,8 @@ class ToolCallBlock(Vertical):
         self.heading = Static(self._heading(), classes="tool-name")
         self.arguments_view = TextView(classes="tool-arguments")
         self.results: list[ToolResult] = []
+        self._children_made = False
+        """Whether the results so far are children (those added later are mounted as they come)."""
         if arguments:
             self.add_arguments(arguments)
             self.flush()
@@ -100,9 +102,10 @@ class ToolCallBlock(Vertical):
         return plain(f"⚙ {self.tool or 'tool'}")
 
     def compose(self) -> ComposeResult:
+        self._children_made = True
         yield self.heading
         yield self.arguments_view
-        yield from self.results
+        yield from list(self.results)
 
     def add_arguments(self, text: str) -> None:
         self._pending.append(text)
@@ -126,18 +129,24 @@ class ToolCallBlock(Vertical):
             view.append(shown[len(view.source) :])
         else:
             view.update(shown)
+        view.fit_height()  # (a few lines: no room kept below them, which would push the next call down)
 
     def finish(self) -> None:
         self.flush()
         self.arguments_view.fit_height()
 
     def add_result(self, text: str) -> ToolResult:
-        """A result sent back for this call, under it (mounted now if the call is on screen already)."""
+        """A result sent back for this call, under it: a child when the call is put on screen, or, if it is on screen
+        already, once `show_results` mounts it."""
         result = ToolResult(text)
         self.results.append(result)
-        if self.is_mounted:
-            self.mount(result)
         return result
+
+    async def show_results(self) -> None:
+        """Mount the results added since the call was put on screen."""
+        new = [result for result in self.results if result.parent is None]
+        if new and self._children_made:
+            await self.mount_all(new)
 
 
 class ToolCalls(Vertical):
@@ -152,9 +161,11 @@ class ToolCalls(Vertical):
         super().__init__(classes="-spaced" if spaced else None)
         self.blocks: list[ToolCallBlock] = []
         self._streamed: dict[int, ToolCallBlock] = {}
+        self._children_made = False
 
     def compose(self) -> ComposeResult:
-        yield from self.blocks
+        self._children_made = True
+        yield from list(self.blocks)
 
     def add(self, delta: ToolCallDelta) -> None:
         """A fragment of a streamed call (fragments with the same index are one call)."""
@@ -173,7 +184,7 @@ class ToolCalls(Vertical):
         """Mount the calls that started since the last flush (an earlier one is whole then: it gets its height) and
         show their arguments."""
         new = [block for block in self.blocks if block.parent is None]
-        if new and self.is_mounted:
+        if new and self._children_made:
             for block in self.blocks:
                 if block.parent is not None:
                     block.finish()
