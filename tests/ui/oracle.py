@@ -11,9 +11,10 @@ would get it, and after each one checks the emulated screen:
 - while an answer streams and the view follows it, the end of the text being written is on screen.
 
 `final()` then draws the conversation as it ended in a new app, from the text received alone (every view rendering
-its whole text in one piece; tool calls from their names, arguments and results), at the same size, scrolled to its end if the live view keeps to its end, and compares
-the conversation's rows: an answer cut short by a stale height, left off screen, or drawn with room it no longer
-needs differs there. Every difference is reported with the differing rows.
+its whole text in one piece; tool calls from their names, arguments and results), at the same size, scrolled to its
+end if the live view keeps to its end, and compares the conversation's rows: an answer cut short by a stale height,
+left off screen, or drawn with room it no longer needs differs there. Every difference is reported with the
+differing rows.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from chatterm.ui.app import ChatApp
 from chatterm.ui.markdown.text import TextView
 from chatterm.ui.markdown.view import MarkdownView
 from chatterm.ui.widgets.messages import AssistantMessage, InfoMessage, ReasoningPane, UserMessage
-from chatterm.ui.widgets.tools import ToolCallBlock, ToolCalls, ToolResult, shown_arguments
+from chatterm.ui.widgets.tools import ToolCallBlock, ToolCalls, shown_arguments
 from tests.ui.helpers import app_for, one_render
 
 MAX_REPORTED = 20

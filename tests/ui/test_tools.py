@@ -40,9 +40,11 @@ async def scripted() -> AsyncIterator[ScriptedServer]:
 async def replayed(pilot: Pilot[None], app: ChatApp) -> None:
     await wait_for(
         pilot,
-        lambda: len(app.screen_stack) > 1
-        and bool(app.chat_screen.conversation_view.children)
-        and "Replay finished" in str(app.chat_screen.conversation_view.children[-1].render()),
+        lambda: (
+            len(app.screen_stack) > 1
+            and bool(app.chat_screen.conversation_view.children)
+            and "Replay finished" in str(app.chat_screen.conversation_view.children[-1].render())
+        ),
         30,
     )
     await settled(pilot)
@@ -86,7 +88,9 @@ async def test_parallel_tool_results_each_show_under_the_call_they_answer(speed:
     [(ANTHROPIC, "40 C"), (GEMINI, json.dumps({"result": "40 C"}, indent=2))],
     ids=["anthropic", "gemini"],
 )
-async def test_anthropic_and_gemini_tool_results_are_no_empty_user_messages(path: Path, result: str, speed: str) -> None:
+async def test_anthropic_and_gemini_tool_results_are_no_empty_user_messages(
+    path: Path, result: str, speed: str
+) -> None:
     """An Anthropic `tool_result` block and a Gemini `functionResponse` part were shown as empty user messages."""
     app = app_for(replay=load_recording(path), speed=speed, save_sessions=False)
     async with app.run_test(size=(100, 40)) as pilot:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 
-from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Collapsible, Static
@@ -89,7 +88,7 @@ class ToolCallBlock(Vertical):
         self.arguments = ""
         """The arguments handed to the view so far (the rest waits for the next flush)."""
         self._pending: list[str] = []
-        self.heading = Static(self._heading(), classes="tool-name")
+        self.heading = Static(plain(self._heading()), classes="tool-name")
         self.arguments_view = TextView(classes="tool-arguments")
         self.results: list[ToolResult] = []
         self._children_made = False
@@ -98,8 +97,8 @@ class ToolCallBlock(Vertical):
             self.add_arguments(arguments)
             self.flush()
 
-    def _heading(self) -> Text:
-        return plain(f"⚙ {self.tool or 'tool'}")
+    def _heading(self) -> str:
+        return f"⚙ {self.tool or 'tool'}"
 
     def compose(self) -> ComposeResult:
         self._children_made = True
@@ -115,7 +114,7 @@ class ToolCallBlock(Vertical):
             self.call_id = call_id
         if tool and tool != self.tool:
             self.tool = tool
-            self.heading.update(self._heading())
+            self.heading.update(plain(self._heading()))
 
     def flush(self) -> None:
         """Show the arguments that arrived since the last flush."""
