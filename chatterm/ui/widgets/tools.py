@@ -132,7 +132,7 @@ class ToolCallBlock(Vertical):
 
     def finish(self) -> None:
         self.flush()
-        self.arguments_view.fit_height()
+        self.arguments_view.fit_height()  # (arguments that came before the view was laid out)
 
     def add_result(self, text: str) -> ToolResult:
         """A result sent back for this call, under it: a child when the call is put on screen, or, if it is on screen
@@ -180,13 +180,9 @@ class ToolCalls(Vertical):
         self.blocks.append(block)
 
     async def flush(self) -> None:
-        """Mount the calls that started since the last flush (an earlier one is whole then: it gets its height) and
-        show their arguments."""
+        """Mount the calls that started since the last flush and show the arguments that arrived."""
         new = [block for block in self.blocks if block.parent is None]
         if new and self._children_made:
-            for block in self.blocks:
-                if block.parent is not None:
-                    block.finish()
             await self.mount_all(new)
         for block in self.blocks:
             block.flush()
