@@ -458,6 +458,19 @@ def _cells(shown: tuple[Any, ...], drawn: tuple[Any, ...]) -> str:
     return f" (column {at}: {shown[at]} != {drawn[at]})"
 
 
+def screen_text(app: ChatApp) -> str:
+    """The text of the screen as a whole render by Textual's compositor draws it, through the app's own console. (Not
+    through `export_screenshot`, which draws in truecolor: Rich keeps a style's escape codes from the first console
+    that draws it, so a screenshot taken after an answer streamed leaves truecolour codes for the styles later apps
+    share, and their frames no longer match a fresh render.)"""
+    screen = app.screen
+    compositor = Compositor()
+    compositor.reflow(screen, screen.size)
+    drawn = pyte.Screen(*app.size)
+    pyte.Stream(drawn).feed(compositor.render_full_update().render_segments(app.console))
+    return "\n".join(drawn.display)
+
+
 async def quiet(pilot: Any, timeout: float = 10.0) -> None:
     """Wait until the app has drawn no frame for QUIET seconds. (Not by comparing screenshots: `export_screenshot`
     renders with a console of its own, and Textual caches a line's rendering whatever the console, so the

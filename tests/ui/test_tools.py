@@ -18,7 +18,8 @@ from chatterm.ui.widgets.messages import UserMessage
 from chatterm.ui.widgets.tools import ToolCallBlock, ToolResult
 from tests.conftest import CORPUS
 from tests.scripted import ScriptedServer
-from tests.ui.helpers import app_for, send, settled, shown_text, wait_for
+from tests.ui.helpers import app_for, send, wait_for
+from tests.ui.oracle import quiet, screen_text
 
 PARALLEL = CORPUS / "fantasy__TestOpenAICommon__openai-gpt-4o__multi_tool_streaming.yaml"
 ANTHROPIC = CORPUS / "fantasy__TestAnthropicThinking__claude-sonnet-4__thinking-streaming.yaml"
@@ -47,7 +48,7 @@ async def replayed(pilot: Pilot[None], app: ChatApp) -> None:
         ),
         30,
     )
-    await settled(pilot)
+    await quiet(pilot)
 
 
 def calls(app: ChatApp) -> list[tuple[str, str, list[str]]]:
@@ -74,7 +75,7 @@ async def test_parallel_tool_results_each_show_under_the_call_they_answer(speed:
         first, second = app.chat_screen.messages()
         assert [block.tool for block in first.query(ToolCallBlock)] == ["add", "multiply"], "under the answer"
         assert second.answer == "The sum of 2 and 3 is 5, and the product is 6."
-        screen = shown_text(app.export_screenshot())
+        screen = screen_text(app)
         assert "[tool result]" not in screen
         order = ["⚙ add", '"a": 2', "5", "⚙ multiply", '"a": 2', "6", "The sum"]
         at = 0
@@ -122,7 +123,7 @@ async def test_a_result_whose_call_was_never_answered_on_screen_shows_with_the_c
         assert before <= 7, "cut to a few lines"
         long.query_one("CollapsibleTitle").focus()
         await pilot.press("enter")
-        await settled(pilot)
+        await quiet(pilot)
         assert not long.collapsed and not long.preview.display
         assert long.outer_size.height > 20, "opened in full"
 
@@ -147,12 +148,12 @@ async def test_a_tool_calls_arguments_show_as_they_arrive(scripted: ScriptedServ
     app = app_for(base_url=scripted.url)
     async with app.run_test(size=(100, 30)) as pilot:
         await send(pilot, app, "Weather in Paris?")
-        await wait_for(pilot, lambda: '{"city": "Pa' in shown_text(app.export_screenshot()))
+        await wait_for(pilot, lambda: '{"city": "Pa' in screen_text(app))
         message = app.chat_screen.messages()[-1]
         assert not message.finished
-        assert "get_weather" in shown_text(app.export_screenshot())
+        assert "get_weather" in screen_text(app)
         go_on.set()
         await wait_for(pilot, lambda: message.finished)
-        await settled(pilot)
+        await quiet(pilot)
         assert calls(app) == [("get_weather", json.dumps({"city": "Paris", "days": 3}, indent=2), [])]
         assert message.answer == "" and not message.has_notice, "a call is an answer, not an empty one"
