@@ -2,8 +2,10 @@
 
 `ScriptedServer.answers` holds one script per request, in order (the last one is repeated): a list of (seconds to
 wait, bytes to send) pieces, each sent as one write, so a piece boundary is where the client's reads may split
-the stream. `sse_script` makes a script of an OpenAI chat stream from reasoning and answer text cut at given
-points. `ScriptedServer.refusals` answers chosen requests with an HTTP error instead.
+the stream. In place of the seconds, an `asyncio.Event` holds the piece back until the test sets it (a test that
+looks at the screen mid-answer, without timing). `sse_script` makes a script of an OpenAI chat stream from
+reasoning and answer text cut at given points. `ScriptedServer.refusals` answers chosen requests with an HTTP error
+instead.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from dataclasses import dataclass, field
 from http import HTTPStatus
 from typing import Any
 
-Script = list[tuple[float, bytes]]
+Script = list[tuple[float | asyncio.Event, bytes]]
 
 
 def _chunk(content: str | None = None, reasoning: str | None = None, finish: str | None = None) -> bytes:
@@ -98,7 +100,9 @@ class ScriptedServer:
             )
             await writer.drain()
             for wait, data in script:
-                if wait:
+                if isinstance(wait, asyncio.Event):
+                    await wait.wait()
+                elif wait:
                     await asyncio.sleep(wait)
                 writer.write(b"%x\r\n%s\r\n" % (len(data), data))
                 await writer.drain()

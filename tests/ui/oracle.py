@@ -7,13 +7,14 @@ would get it, and after each one checks the emulated screen:
   changed, and scrolls the terminal: nothing it leaves on the terminal may differ);
 - every text view of the conversation draws exactly a one-shot render of the text received for it so far (what
   the model sent, as the message recorded it, not what the view holds), at the view's width: an incremental
-  render that went wrong, or text handed to a view twice, differs here;
+  render that went wrong, or text handed to a view twice, differs here (a tool call's arguments too);
 - while an answer streams and the view follows it, the end of the text being written is on screen.
 
 `final()` then draws the conversation as it ended in a new app, from the text received alone (every view rendering
-its whole text in one piece), at the same size, scrolled to its end if the live view keeps to its end, and compares
-the conversation's rows: an answer cut short by a stale height, left off screen, or drawn with room it no longer
-needs differs there. Every difference is reported with the differing rows.
+its whole text in one piece; tool calls from their names, arguments and results), at the same size, scrolled to its
+end if the live view keeps to its end, and compares the conversation's rows: an answer cut short by a stale height,
+left off screen, or drawn with room it no longer needs differs there. Every difference is reported with the
+differing rows.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from chatterm.ui.app import ChatApp
 from chatterm.ui.markdown.text import TextView
 from chatterm.ui.markdown.view import MarkdownView
 from chatterm.ui.widgets.messages import AssistantMessage, InfoMessage, ReasoningPane, UserMessage
+from chatterm.ui.widgets.tools import ToolCallBlock, ToolCalls, shown_arguments
 from tests.ui.helpers import app_for, one_render
 
 MAX_REPORTED = 20
@@ -80,6 +82,11 @@ def received(message: AssistantMessage) -> tuple[str, str]:
     if message.finished:
         answer = neutralize(message.answer)
     return answer, reasoning
+
+
+def arguments_received(block: ToolCallBlock) -> str:
+    """A tool call's arguments as shown from what was received and handed to its view (neutralised, as shown)."""
+    return neutralize(shown_arguments(block.arguments)) if block.arguments else ""
 
 
 def _row(screen: pyte.Screen, y: int) -> tuple[Any, ...]:
@@ -220,6 +227,7 @@ class Oracle:
             views: list[tuple[MarkdownView, str]] = [(message.markdown, answer)]
             if message.reasoning_pane.parent is not None:
                 views.append((message.reasoning_pane.body, reasoning))
+            views += [(block.arguments_view, arguments_received(block)) for block in message.tools.blocks]
             for view, text in views:
                 if not view._width or not view.display:
                     continue
@@ -247,6 +255,9 @@ class Oracle:
         writing: MarkdownView = message.markdown
         if not message.markdown.source and message.reasoning_pane.parent is not None:
             writing = message.reasoning_pane.body
+        calls = [block.arguments_view for block in message.tools.blocks if block.arguments_view.source]
+        if calls and message.tools.parent is not None:
+            writing = calls[-1]
         if not writing.source.strip() or not writing.region:
             return
         last = writing.region.y + writing.line_count - 1
@@ -256,6 +267,44 @@ class Oracle:
                 f" ({type(writing).__name__} at {writing.region}, {writing.line_count} lines in {writing.laid_out};"
                 f" scroll {view.scroll_y}, text bottom {view._text_bottom}, virtual {view.virtual_size.height})"
             )
+
+
+@dataclass(frozen=True)
+class Call:
+    """A tool call as it ended: what was received of it, and the results shown under it (open or closed)."""
+
+    call_id: str
+    tool: str
+    arguments: str
+    results: tuple[tuple[str, bool], ...]
+
+
+@dataclass(frozen=True)
+class Calls:
+    """A group of tool calls (an answer's, or on its own in the conversation)."""
+
+    calls: tuple[Call, ...]
+    spaced: bool
+
+
+def calls_of(group: ToolCalls) -> Calls:
+    calls = tuple(
+        Call(block.call_id, block.tool, block.arguments, tuple((r.text, r.collapsed) for r in block.results))
+        for block in group.blocks
+    )
+    return Calls(calls, group.has_class("-spaced"))
+
+
+def _built(item: Calls, group: ToolCalls) -> ToolCalls:
+    """`group` holding the calls of `item`, drawn from what was received alone."""
+    group.set_class(item.spaced, "-spaced")
+    for call in item.calls:
+        block = ToolCallBlock(call.call_id, call.tool, call.arguments)
+        for text, collapsed in call.results:
+            block.add_result(text).collapsed = collapsed
+        block.finish()
+        group.add_block(block)
+    return group
 
 
 @dataclass(frozen=True)
@@ -271,6 +320,8 @@ class Answer:
     answer_shown: bool
     notice: str | None
     stopped: bool
+    tools: Calls | None
+    """The answer's tool calls, when they are mounted."""
 
 
 @dataclass(frozen=True)
@@ -281,7 +332,7 @@ class Ending:
     rows: tuple[int, int]
     at_end: bool
     scroll: int
-    items: tuple[tuple[str, str] | Answer, ...]
+    items: tuple[tuple[str, str] | Answer | Calls, ...]
     shown: tuple[tuple[Any, ...], ...]
     """The live terminal's rows of the conversation."""
     text: tuple[str, ...]
@@ -293,9 +344,11 @@ def ending(oracle: Oracle) -> Ending:
     """The live app's conversation as it ends (call while the app still runs, once it has settled)."""
     app = oracle.app
     view = app.chat_screen.conversation_view
-    items: list[tuple[str, str] | Answer] = []
+    items: list[tuple[str, str] | Answer | Calls] = []
     for child in view.children:
-        if isinstance(child, UserMessage):
+        if isinstance(child, ToolCalls):
+            items.append(calls_of(child))
+        elif isinstance(child, UserMessage):
             items.append(("user", child.text))
         elif isinstance(child, InfoMessage):
             items.append(("info", child.text))
@@ -313,6 +366,7 @@ def ending(oracle: Oracle) -> Ending:
                     answer_shown=child.markdown.display,
                     notice=notice,
                     stopped=child.notice.has_class("-stopped"),
+                    tools=calls_of(child.tools) if child.tools.parent is not None else None,
                 )
             )
     rows = (view.region.y, view.region.bottom)
@@ -333,7 +387,9 @@ async def _draw(pilot: Any, app: ChatApp, end: Ending) -> pyte.Screen:
     widgets: list[Any] = []
     answers: list[tuple[AssistantMessage, Answer]] = []
     for item in end.items:
-        if isinstance(item, Answer):
+        if isinstance(item, Calls):
+            widgets.append(_built(item, ToolCalls()))
+        elif isinstance(item, Answer):
             message = AssistantMessage(timed=False)
             message.markdown = WholeMarkdown()
             message.reasoning_pane = WholePane(item.title, item.collapsed)
@@ -355,6 +411,8 @@ async def _draw(pilot: Any, app: ChatApp, end: Ending) -> pyte.Screen:
         message.markdown.display = item.answer_shown
         message.markdown.fit_height()  # (finished: no room to grow into)
         message.reasoning_pane.body.fit_height()
+        if item.tools is not None:
+            await message.mount(_built(item.tools, message.tools), after=message.markdown)
         if item.notice is not None:
             message.notice.update(item.notice)
             message.notice.set_class(item.stopped, "-stopped")
@@ -398,6 +456,19 @@ def _cells(shown: tuple[Any, ...], drawn: tuple[Any, ...]) -> str:
         return ""
     at = next(x for x, (a, b) in enumerate(zip(shown, drawn, strict=True)) if a != b)
     return f" (column {at}: {shown[at]} != {drawn[at]})"
+
+
+def screen_text(app: ChatApp) -> str:
+    """The text of the screen as a whole render by Textual's compositor draws it, through the app's own console. (Not
+    through `export_screenshot`, which draws in truecolor: Rich keeps a style's escape codes from the first console
+    that draws it, so a screenshot taken after an answer streamed leaves truecolour codes for the styles later apps
+    share, and their frames no longer match a fresh render.)"""
+    screen = app.screen
+    compositor = Compositor()
+    compositor.reflow(screen, screen.size)
+    drawn = pyte.Screen(*app.size)
+    pyte.Stream(drawn).feed(compositor.render_full_update().render_segments(app.console))
+    return "\n".join(drawn.display)
 
 
 async def quiet(pilot: Any, timeout: float = 10.0) -> None:

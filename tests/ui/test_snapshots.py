@@ -18,8 +18,9 @@ from textual.pilot import Pilot
 import chatterm.ui.widgets.messages as messages_module
 import chatterm.ui.widgets.status as status_module
 from chatterm import locations
+from chatterm.cassette.load import load_recording
 from chatterm.cli.main import main
-from tests.conftest import SEEDS, LoopThread
+from tests.conftest import CORPUS, SEEDS, LoopThread
 from tests.faultserver import FaultServer
 from tests.scripted import ScriptedServer, sse_script
 from tests.ui.helpers import app_for, send, settled, wait_for
@@ -78,6 +79,18 @@ class TestChatScreen:
         monkeypatch.setenv("NO_COLOR", "1")
         fault_server.gap = 0.01
         assert snap_compare(app_for(fault_server.url("think")), terminal_size=SIZE, run_before=answered)
+
+    def test_a_tool_using_replay(self, snap_compare: Any) -> None:
+        """Parallel calls, each with its arguments and the result under it, then the answer that uses them."""
+        recording = load_recording(CORPUS / "fantasy__TestOpenAICommon__openai-gpt-4o__multi_tool_streaming.yaml")
+
+        async def replayed(pilot: Pilot[Any]) -> None:
+            view = pilot.app.chat_screen.conversation_view  # type: ignore[attr-defined]
+            await wait_for(pilot, lambda: bool(view.children) and "Replay finished" in str(view.children[-1].render()))
+            await settled(pilot)
+
+        app = app_for(replay=recording, speed="instant", save_sessions=False)
+        assert snap_compare(app, terminal_size=(100, 30), run_before=replayed)
 
 
 MARKDOWN_TOUR = """# A heading

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from textual import events, work
 from textual.app import ComposeResult
@@ -29,6 +29,7 @@ from chatterm.ui.widgets.earlier import LoadEarlier
 from chatterm.ui.widgets.messages import AssistantMessage, InfoMessage, UserMessage
 from chatterm.ui.widgets.queued import QueuedPrompt
 from chatterm.ui.widgets.status import StatusLine
+from chatterm.ui.widgets.tools import ToolCallBlock, place
 from chatterm.ui.widgets.welcome import WelcomeCard
 
 if TYPE_CHECKING:
@@ -207,6 +208,18 @@ class ChatScreen(Screen[None]):
         self.turns.append(ExportTurn(prompt=text))
         await self.conversation_view.mount(UserMessage(text))
 
+    async def _open_turn(self, interaction: Interaction, earlier: list[Any], shown: list[ToolCallBlock]) -> None:
+        """What a recorded turn's request adds before its answer: the prompt, and tool results under their calls."""
+        from chatterm.chat.session import user_text
+
+        await self.put_away_welcome()
+        self.turns.append(ExportTurn(prompt=user_text(interaction)))
+        widgets = _opening(interaction, earlier, shown)
+        for block in shown:  # (the answer above is on screen: its calls take their results now)
+            await block.show_results()
+        if widgets:
+            await self.conversation_view.mount_all(widgets)
+
     async def _start_answer(self) -> None:
         self._worker = self._answer(await self._mount_answer())
 
@@ -258,8 +271,9 @@ class ChatScreen(Screen[None]):
                 elif isinstance(event, Reasoning):
                     message.add_reasoning(event.text)
                     self.status.token()
-                elif isinstance(event, ToolCallDelta) and event.name:
-                    message.add_answer(f"\n\n`tool call: {event.name}`\n\n")
+                elif isinstance(event, ToolCallDelta):
+                    message.add_tool_call(event)
+                    self.status.token()
                 elif isinstance(event, StreamWarning):
                     notify(self, event.message, severity="warning", timeout=4)
                 elif isinstance(event, ModelName):
@@ -303,19 +317,27 @@ class ChatScreen(Screen[None]):
         await self.put_away_welcome()
         interactions = answers(recording).interactions  # (a turn retried shows as the attempt that answered it)
         first_shown = max(len(interactions) - OPENED_TURNS, 0)
-        widgets = []
+        widgets: list[Widget] = []
         reply = None
+        before: list[Any] = []
+        shown: list[ToolCallBlock] = []
         for number, interaction in enumerate(interactions):
             reply = reply_of(interaction)
             turn = _export_turn(interaction, reply)
             self.turns.append(turn)
+            if number >= first_shown:
+                widgets += _opening(interaction, before, shown)
+            before = _messages(interaction)
             if number < first_shown:
                 continue
             message = AssistantMessage(show_reasoning=self.show_reasoning, timed=False)
             if reply.reasoning:
                 message.add_reasoning(reply.reasoning)
             message.add_answer(reply.content)
-            widgets += [UserMessage(turn.prompt), message]
+            for index, call in sorted(reply.tool_calls.items()):
+                message.add_tool_call(ToolCallDelta(index, call.id, call.name, call.arguments))
+            shown = message.tools.blocks
+            widgets.append(message)
             message.preset = (turn.notice, reply.usage.reasoning_tokens if reply.usage else None)
         self.hidden_turns = first_shown + earlier
         if self.hidden_turns:
@@ -473,13 +495,17 @@ class ChatScreen(Screen[None]):
         await self.info("Replay finished. Type to continue the conversation live.")
 
     async def _pace(self, client: ChatClient, answered: Recording) -> None:
-        from chatterm.chat.session import replayed, user_text
+        from chatterm.chat.session import replayed
 
+        earlier: list[Any] = []
+        shown: list[ToolCallBlock] = []
         for interaction in answered.interactions:
-            await self._add_prompt(user_text(interaction))
+            await self._open_turn(interaction, earlier, shown)
+            earlier = _messages(interaction)
             message = await self._mount_answer()
             self.status.begin(interaction.request.model if interaction.request else None)
             await self._stream_into(message, replayed(client, interaction))
+            shown = message.tools.blocks
 
     async def _replay_at_once(self, session: ChatSession, recording: Recording) -> None:
         last = await self._show_at_once(recording)
@@ -494,6 +520,21 @@ class ChatScreen(Screen[None]):
         self._earlier = InfoMessage("", id="earlier")
         self._load_earlier = LoadEarlier()
         self.status.end("ready", None)
+
+
+def _messages(interaction: Interaction) -> list[Any]:
+    return interaction.request.messages if interaction.request is not None else []
+
+
+def _opening(interaction: Interaction, earlier: list[Any], shown: list[ToolCallBlock]) -> list[Widget]:
+    """The widgets a recorded turn opens with (its prompt, calls not on screen yet); its results go under the calls
+    `shown` (those of the answer above) where they answer one (`place`)."""
+    from chatterm.conversation.steps import turn_steps
+
+    if interaction.request is None:
+        return [UserMessage("(no request recorded)")]
+    placed = place(turn_steps(_messages(interaction), earlier), shown)
+    return [UserMessage(item) if isinstance(item, str) else item for item in placed]
 
 
 def _export_turn(interaction: Interaction, reply: Reply) -> ExportTurn:

@@ -17,10 +17,12 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Collapsible, Static
 
+from chatterm.events import ToolCallDelta
 from chatterm.terminal_text import neutralize
 from chatterm.ui.markdown.text import TextView
 from chatterm.ui.markdown.view import MarkdownView
 from chatterm.ui.plain import escaped, plain
+from chatterm.ui.widgets.tools import ToolCalls
 
 FLUSH_INTERVAL = 0.05
 """Seconds between screen updates while an answer streams: 20 a second, smooth to the eye; much of a frame's work
@@ -76,9 +78,9 @@ class ReasoningPane(Collapsible):
 
 
 class AssistantMessage(Vertical):
-    """One answer: reasoning pane, Markdown answer, and a one-line notice for errors and stops.
+    """One answer: reasoning pane, Markdown answer, tool calls, and a one-line notice for errors and stops.
 
-    The pane and the notice are mounted only when there is something to show in them: a finished message
+    The pane, the calls and the notice are mounted only when there is something to show in them: a finished message
     costs as few widgets as possible, since the widget count is what slows a long conversation down.
     """
 
@@ -100,6 +102,7 @@ class AssistantMessage(Vertical):
         """False for an answer shown finished, whose thinking time is not known."""
         self.reasoning_pane = ReasoningPane()
         self.markdown = MarkdownView()
+        self.tools = ToolCalls()
         self.notice = Static("", classes="notice", markup=False)
         self._answer_parts: list[str] = []
         self._reasoning_parts: list[str] = []
@@ -153,6 +156,9 @@ class AssistantMessage(Vertical):
         self._answer_parts.append(text)
         self._pending_answer.append(neutralize(text))
 
+    def add_tool_call(self, delta: ToolCallDelta) -> None:
+        self.tools.add(delta)
+
     async def flush(self) -> None:
         """Move what arrived since the last flush onto the screen."""
         if self._pending_reasoning:
@@ -167,14 +173,29 @@ class AssistantMessage(Vertical):
         if self._pending_answer:
             text = "".join(self._pending_answer)
             self._pending_answer.clear()
-            if self.reasoning_started is not None and self.reasoning_seconds is None:
-                self.reasoning_seconds = time.monotonic() - self.reasoning_started
-                self.reasoning_pane.collapsed = True
-                self.reasoning_pane.body.fit_height()
-                self.set_reasoning_title()
+            self._stop_thinking()
             self.markdown.append(text)
+        if self.tools.blocks:
+            self._stop_thinking()  # (calls are an answer too)
+            if self.tools.parent is None:
+                self.markdown.fit_height()  # (the calls go under the text, not under room left for more)
+                self._space_tools()
+                await self.mount(self.tools, after=self.markdown)
+            await self.tools.flush()
         if self.on_flush is not None:
             self.on_flush()
+
+    def _stop_thinking(self) -> None:
+        """The answer has started: the reasoning pane closes, its title says for how long the model thought."""
+        if self.reasoning_started is not None and self.reasoning_seconds is None:
+            self.reasoning_seconds = time.monotonic() - self.reasoning_started
+            self.reasoning_pane.collapsed = True
+            self.reasoning_pane.body.fit_height()
+            self.set_reasoning_title()
+
+    def _space_tools(self) -> None:
+        """A blank line between the calls and what is above them in the message (none when they come first)."""
+        self.tools.set_class(bool(self.markdown.source) or self.reasoning_pane.parent is not None, "-spaced")
 
     def _title_thinking(self) -> None:
         if self.reasoning_seconds is None and self.reasoning_started is not None:
@@ -203,11 +224,13 @@ class AssistantMessage(Vertical):
             self.markdown.update(shown)
         self.markdown.fit_height()
         self.reasoning_pane.body.fit_height()
+        self.tools.finish()
+        self._space_tools()
         if self.reasoning_started is not None:
             if self.reasoning_seconds is None:
                 self.reasoning_seconds = time.monotonic() - self.reasoning_started
             self.set_reasoning_title(reasoning_tokens)
-            if self.answer:
+            if self.answer or self.tools.blocks:
                 self.reasoning_pane.collapsed = True
         if not self.answer:
             self.markdown.display = False
