@@ -22,9 +22,14 @@ from typing import Any
 
 import keyring
 import pytest
+import textual.constants
 from keyring.backend import KeyringBackend
 
 from chatterm.settings.presets import PRESETS
+
+# Every app in the suite draws in truecolor, as the SVG snapshots do: Rich keeps a style's escape codes from the
+# first console that draws it, so apps of two colour systems in one run would share codes meant for the other.
+textual.constants.COLOR_SYSTEM = "truecolor"  # type: ignore[misc]
 
 DATA = Path(__file__).resolve().parent / "data"
 """Real recordings kept with the suite (their origin and licences: data/NOTICE.md)."""
