@@ -26,7 +26,7 @@ class Served:
 
 @pytest.fixture
 def served(monkeypatch: pytest.MonkeyPatch) -> Served:
-    from chatterm.cli import web
+    from chatterm.ui import web
 
     record = Served()
 

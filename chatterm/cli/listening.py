@@ -29,6 +29,3 @@ def check_host(host: str, allow_remote: bool) -> bool:
     return True
 
 
-def url_host(host: str) -> str:
-    """`host` as it is written in a URL (an IPv6 address in brackets)."""
-    return f"[{host}]" if ":" in host else host

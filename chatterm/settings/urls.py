@@ -98,3 +98,8 @@ def _address(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
         return ipaddress.IPv4Address(socket.inet_aton(host))
     except OSError:
         return None
+
+
+def url_host(host: str) -> str:
+    """`host` as it is written in a URL (an IPv6 address in brackets)."""
+    return f"[{host}]" if ":" in host else host
