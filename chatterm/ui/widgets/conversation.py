@@ -145,7 +145,7 @@ class ConversationView(MeasuredLater):
             self.set_reactive(Widget.scroll_target_y, target)
             self.vertical_scrollbar.position = target
             # Textual repaints the widgets this layout moved, not the rows they leave behind: the whole view is.
-            self.call_after_refresh(self.refresh)
+            self.call_later(self.refresh)
         else:
             self._scroll_to_line(target)
 
