@@ -12,7 +12,6 @@ import asyncio
 import os
 from typing import Any
 
-import pytest
 from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
@@ -156,11 +155,6 @@ SCROLLED_AWAY = (
 )
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="open: the reader scrolls up while the answer streams, then the terminal grows until the whole "
-    "conversation fits; the live view keeps it where it was (rows of blank above), a fresh one draws it at the top",
-)
 def test_a_conversation_scrolled_away_then_fitting_the_view_is_drawn_as_afresh() -> None:
     problems = asyncio.run(
         _run(

@@ -77,13 +77,16 @@ class ConversationView(MeasuredLater):
         self.anchor(False)
 
     def stop_following(self) -> None:
-        """The answer ended: keep to the end from now on if the reader was there. The anchor puts the view at its end
-        when it is next laid out (with the views' exact heights; against the bottom edge when the conversation is
-        shorter than the view), and a layout is asked for."""
+        """The answer ended: keep to the end from now on if the reader was there, or if the conversation is shorter
+        than the view (no negative offset outlives the answer: a view opened on it has none). The anchor puts the
+        view at its end when it is next laid out (with the views' exact heights; against the bottom edge when the
+        conversation is shorter than the view), and a layout is asked for."""
         following = self.following
         self._streaming = self._following = False
         self._writing = None
-        if following:
+        self._floor = 0
+        if following or self.scroll_y < 0:
+            # (a view below its top edge shows the whole conversation: there is nothing to have scrolled away to)
             self.anchor()
             self.refresh(layout=True)
 
