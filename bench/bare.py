@@ -5,7 +5,7 @@ It runs in a process of its own, as the app does, and its CPU is that process's 
 with the process, a median of 0.43 s against 0.57 s, and noisier, 20% against 14% of the mean. The issue's own
 figures for the bare client, 0.53-0.75 s, are a process's.)
 
-    python3 -m bench.bare BASE_URL    # prints when the sentinel arrived and the CPU seconds, as JSON
+    python3 -m bench.bare BASE_URL [API]    # prints when the sentinel arrived and the CPU seconds, as JSON
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import sys
 import time
 from pathlib import Path
 
+from bench.native import PATHS, answer_text, body
 from bench.server import SENTINEL, BenchServer
 
 ROOT = Path(__file__).resolve().parent
@@ -23,9 +24,9 @@ ROOT = Path(__file__).resolve().parent
 
 def bare_client(server: BenchServer, base_url: str) -> dict[str, float]:
     """Seconds from the server's first byte to the sentinel parsed; lag after its last byte; CPU seconds of the
-    client's process during the stream."""
+    client's process during the stream (reading the scenario's API)."""
     server.reset()
-    command = [sys.executable, "-m", "bench.bare", base_url]
+    command = [sys.executable, "-m", "bench.bare", base_url, server.scenario.api]
     done = subprocess.run(command, cwd=ROOT.parent, capture_output=True, text=True, timeout=300, check=True)
     result = json.loads(done.stdout)
     deadline = time.monotonic() + 5
@@ -40,26 +41,27 @@ def bare_client(server: BenchServer, base_url: str) -> dict[str, float]:
     }
 
 
-def stream(base_url: str) -> dict[str, float | bool]:
-    """Stream one answer: when the sentinel was parsed (the system's monotonic clock, which the server's process
-    shares) and the CPU seconds this process spent from the request to the end of the stream."""
+def stream(base_url: str, api: str = "openai") -> dict[str, float | bool]:
+    """Stream one answer of `api`: when the sentinel was parsed (the system's monotonic clock, which the server's
+    process shares) and the CPU seconds this process spent from the request to the end of the stream."""
     import httpx
     from httpx_sse import connect_sse
 
     cpu = time.process_time()
     text: list[str] = []
     seen_at = 0.0
-    with (
-        httpx.Client(timeout=60) as client,
-        connect_sse(
-            client, "POST", base_url + "/chat/completions", json={"model": "m", "messages": [], "stream": True}
-        ) as source,
-    ):
+    url = base_url + PATHS.get(api, "/chat/completions")
+    request = body(api) if api in PATHS else {"model": "m", "messages": [], "stream": True}
+    with httpx.Client(timeout=60) as client, connect_sse(client, "POST", url, json=request) as source:
         for event in source.iter_sse():
             if event.data == "[DONE]":
                 break
-            for choice in json.loads(event.data).get("choices", []):
-                piece = choice.get("delta", {}).get("content")
+            payload = json.loads(event.data)
+            if api in PATHS:
+                pieces = [answer_text(api, payload)]
+            else:
+                pieces = [choice.get("delta", {}).get("content") for choice in payload.get("choices", [])]
+            for piece in pieces:
                 if piece:
                     text.append(piece)
                     if SENTINEL in piece:
@@ -68,4 +70,4 @@ def stream(base_url: str) -> dict[str, float | bool]:
 
 
 if __name__ == "__main__":
-    print(json.dumps(stream(sys.argv[1])))
+    print(json.dumps(stream(sys.argv[1], *sys.argv[2:3])))

@@ -28,13 +28,25 @@ from typing import Any
 from bench.bare import bare_client
 from bench.blackbox import Terminal, first_frame, fresh_env, run_app
 from bench.headless import headless, resize_stall
+from bench.native import SHAPES
 from bench.server import BenchServer, Scenario
 
 ROOT = Path(__file__).resolve().parent
+NATIVE = tuple(SHAPES)
+"""The native APIs R1 is run in besides chat completions, each against the bare client reading the same shape."""
 
 
 def chatterm(base_url: str) -> str:
     return f"{shutil.which('chatterm')} --base-url {base_url} --model bench-model"
+
+
+def speaking(api: str) -> Any:
+    """The chatterm command line for a profile of a native API."""
+
+    def command(base_url: str) -> str:
+        return f"{chatterm(base_url)} --api {api}"
+
+    return command
 
 
 def floor(base_url: str) -> str:
@@ -210,6 +222,16 @@ def main() -> int:
     )
     if args.app:
         return _finish(rows, args, "(other app)")
+    for api in NATIVE:
+        scenario = Scenario(n(3000), reasoning_tokens=n(1000), rate=300, api=api)
+        native = blackbox_vs_bare(speaking(api), scenario, args.ready, api, runs=paced_runs)
+        add(f"R1 lag, {api} API", f"{native['app']['lag']:.2f} s", "", "<= 0.1 s")
+        add(
+            f"R1 CPU, {api} API",
+            f"{native['app']['cpu']:.2f} s (bare {native['bare']['cpu']:.2f} s)",
+            f"{native['app']['cpu'] / max(native['bare']['cpu'], 0.01):.1f}x",
+            "<= 4x",
+        )
     s3 = in_turn(
         command,
         {"S3-6k": Scenario(n(6000), kind="code"), "S3-12k": Scenario(n(12000), kind="code")},

@@ -1,4 +1,4 @@
-"""A loopback OpenAI-compatible streaming server for benchmarks.
+"""A loopback OpenAI-compatible streaming server for benchmarks (or one of a native API: `bench.native`).
 
 Knobs: answer tokens, reasoning tokens, pace (tokens per second, 0 = as fast as possible), content kind
 (markdown, code, plain) and a sentinel word at the very end. It records when it sent its first and last
@@ -13,6 +13,8 @@ import random
 import threading
 import time
 from dataclasses import dataclass, field
+
+from bench.native import SHAPES
 
 SENTINEL = "ZQXSENTINEL"
 
@@ -99,6 +101,8 @@ class Scenario:
     rate: float = 0.0
     """Tokens per second; 0 sends as fast as the socket takes them."""
     kind: str = "markdown"
+    api: str = "openai"
+    """The API whose stream is sent: chat completions, or a native one (`bench.native`)."""
 
 
 @dataclass
@@ -128,6 +132,9 @@ class BenchServer:
 
     def events(self) -> list[bytes]:
         scenario = self.scenario
+        if scenario.api in SHAPES:
+            reasoning = tokens(scenario.reasoning_tokens + 1, "plain", seed=3)[:-1] if scenario.reasoning_tokens else []
+            return SHAPES[scenario.api](reasoning, tokens(scenario.answer_tokens, scenario.kind))
         pieces: list[bytes] = []
         for word in tokens(scenario.reasoning_tokens + 1, "plain", seed=3)[:-1] if scenario.reasoning_tokens else []:
             pieces.append(_chunk({"reasoning_content": word}))

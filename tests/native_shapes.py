@@ -23,7 +23,7 @@ from typing import Any
 API_PATHS = {"anthropic": "/v1/messages", "gemini": ":streamGenerateContent", "responses": "/v1/responses"}
 SIGNATURE = "EqQBCkYIBxgCKkBsig+nature/with=base64chars"
 REDACTED = "EmwKAhgBEgy3redacted+thinking/data=="
-THOUGHT_SIGNATURE = "CiQBvj72+thought/signature+base64=="
+THOUGHT_SIGNATURE = "CiQBvj72+thought/signature+base64w=="  # (valid base64, as Google's SDK checks)
 ENCRYPTED = "gAAAAABo-encrypted/reasoning+content=="
 REASONING_ID = "rs_0123456789abcdef"
 
@@ -204,3 +204,65 @@ def error_body(api: str, status: int, message: str) -> dict[str, Any]:
         words = {429: "RESOURCE_EXHAUSTED", 400: "INVALID_ARGUMENT"}.get(status, "INTERNAL")
         return {"error": {"code": status, "message": message, "status": words}}
     return {"error": {"message": message, "type": "invalid_request_error", "param": None, "code": None}}
+
+
+def tool_call(api: str, name: str, arguments: str) -> list[bytes]:
+    """A streamed answer that is one function call (Anthropic's `tool_use` block with `input_json_delta`s; Gemini's
+    `functionCall` part; the Responses API's `function_call` item with `response.function_call_arguments.delta`s)."""
+    half = len(arguments) // 2
+    if api == "anthropic":
+        out = anthropic([], end=False)[:1]
+        block = {"type": "tool_use", "id": "toolu_01", "name": name, "input": {}}
+        out.append(_anthropic({"type": "content_block_start", "index": 0, "content_block": block}))
+        for piece in (arguments[:half], arguments[half:]):
+            delta = {"type": "input_json_delta", "partial_json": piece}
+            out.append(_anthropic({"type": "content_block_delta", "index": 0, "delta": delta}))
+        out.append(_anthropic({"type": "content_block_stop", "index": 0}))
+        ending = {"type": "message_delta", "delta": {"stop_reason": "tool_use"}, "usage": {"output_tokens": 9}}
+        out.append(_anthropic(ending))
+        return [*out, _anthropic({"type": "message_stop"})]
+    if api == "gemini":
+        part = {"functionCall": {"name": name, "args": json.loads(arguments)}, "thoughtSignature": THOUGHT_SIGNATURE}
+        candidate = {"content": {"parts": [part], "role": "model"}, "finishReason": "STOP", "index": 0}
+        counts = {"promptTokenCount": 12, "candidatesTokenCount": 9, "totalTokenCount": 21}
+        payload = {"candidates": [candidate], "usageMetadata": counts, "modelVersion": "gemini-fault"}
+        return [b"data: " + json.dumps(payload).encode() + b"\r\n\r\n"]
+    seq = [0]
+    head = {"id": "resp_02", "object": "response", "created_at": 1, "status": "in_progress", "model": "gpt-fault"}
+    out = [_responses({"type": "response.created", "response": {**head, "output": [], "usage": None}}, seq)]
+    item = {"id": "fc_01", "type": "function_call", "status": "in_progress", "arguments": "", "call_id": "call_01"}
+    item["name"] = name
+    out.append(_responses({"type": "response.output_item.added", "output_index": 0, "item": item}, seq))
+    where = {"item_id": "fc_01", "output_index": 0}
+    for piece in (arguments[:half], arguments[half:]):
+        out.append(_responses({"type": "response.function_call_arguments.delta", **where, "delta": piece}, seq))
+    out.append(_responses({"type": "response.function_call_arguments.done", **where, "arguments": arguments}, seq))
+    done = {**item, "status": "completed", "arguments": arguments}
+    out.append(_responses({"type": "response.output_item.done", "output_index": 0, "item": done}, seq))
+    usage: dict[str, Any] = {"input_tokens": 12, "input_tokens_details": {"cached_tokens": 0}, "output_tokens": 9}
+    usage |= {"output_tokens_details": {"reasoning_tokens": 0}, "total_tokens": 21}
+    final = {**head, "status": "completed", "output": [done], "usage": usage}
+    return [*out, _responses({"type": "response.completed", "response": final}, seq)]
+
+
+def whole(api: str, text: str, reasoning: str) -> dict[str, Any]:
+    """An answer recorded whole (a request made without streaming), in the API's own shape."""
+    if api == "anthropic":
+        thinking = {"type": "thinking", "thinking": reasoning, "signature": SIGNATURE}
+        usage: dict[str, Any] = {"input_tokens": 10, "cache_read_input_tokens": 2, "output_tokens": 7}
+        content = [thinking, {"type": "text", "text": text}]
+        return {"id": "msg_02", "type": "message", "role": "assistant", "model": "claude-fault", "content": content,
+                "stop_reason": "end_turn", "stop_sequence": None, "usage": usage}  # fmt: skip
+    if api == "gemini":
+        parts = [{"text": reasoning, "thought": True}, {"text": text, "thoughtSignature": THOUGHT_SIGNATURE}]
+        candidate = {"content": {"parts": parts, "role": "model"}, "finishReason": "STOP", "index": 0}
+        usage = {"promptTokenCount": 10, "candidatesTokenCount": 7, "thoughtsTokenCount": 5, "totalTokenCount": 22}
+        return {"candidates": [candidate], "usageMetadata": usage, "modelVersion": "gemini-fault"}
+    summary = [{"type": "summary_text", "text": reasoning}]
+    item = {"id": REASONING_ID, "type": "reasoning", "summary": summary, "encrypted_content": ENCRYPTED}
+    message: dict[str, Any] = {"id": "msg_02", "type": "message", "status": "completed", "role": "assistant"}
+    message["content"] = [{"type": "output_text", "text": text, "annotations": []}]
+    usage = {"input_tokens": 10, "input_tokens_details": {"cached_tokens": 2}, "output_tokens": 12}
+    usage |= {"output_tokens_details": {"reasoning_tokens": 5}, "total_tokens": 22}
+    return {"id": "resp_03", "object": "response", "created_at": 1, "status": "completed", "model": "gpt-fault",
+            "output": [item, message], "usage": usage}  # fmt: skip

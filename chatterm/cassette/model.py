@@ -57,19 +57,24 @@ class Request:
     @property
     def messages(self) -> list[Any]:
         """The chat messages of the request, in any of the shapes chatterm reads."""
-        payload = self.json()
-        if not isinstance(payload, dict):
-            return []
-        messages = payload.get("messages")
-        if isinstance(messages, list):
-            return messages
-        contents = payload.get("contents")  # Gemini
-        if isinstance(contents, list):
-            return contents
-        items = payload.get("input")  # the Responses API: a list of items, or the user's text alone
-        if isinstance(items, str):
-            return [{"role": "user", "content": items}]
-        return items if isinstance(items, list) and "model" in payload else []
+        return conversation_of(self.json())
+
+
+def conversation_of(payload: Any) -> list[Any]:
+    """The chat messages of a request body, in any of the shapes chatterm reads: chat completions' and Anthropic's
+    `messages`, Gemini's `contents`, the Responses API's `input`."""
+    if not isinstance(payload, dict):
+        return []
+    messages = payload.get("messages")
+    if isinstance(messages, list):
+        return messages
+    contents = payload.get("contents")  # Gemini
+    if isinstance(contents, list):
+        return contents
+    items = payload.get("input")  # the Responses API: a list of items, or the user's text alone
+    if isinstance(items, str):
+        return [{"role": "user", "content": items}]
+    return items if isinstance(items, list) and "model" in payload else []
 
 
 @dataclass

@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 import httpx
 
 from chatterm.cassette.exchange import chat_turns
-from chatterm.cassette.model import Interaction, Recording, Response
+from chatterm.cassette.model import Interaction, Recording, Response, conversation_of
 from chatterm.cassette.timing import schedule
 
 T = TypeVar("T")
@@ -36,7 +36,7 @@ class Matcher:
             return None
         if len(self._played) >= len(self._interactions):
             self._played.clear()
-        wanted = body.get("messages") if isinstance(body, dict) else None
+        wanted = conversation_of(body) or None
         chosen = None
         if wanted is not None:
             for index, interaction in enumerate(self._interactions):

@@ -1,9 +1,13 @@
-"""`chatterm serve`: a recording served as an OpenAI-compatible endpoint.
+"""`chatterm serve`: a recording served as an OpenAI-compatible endpoint, and as the native API it was recorded from.
 
 `GET /v1/models` lists the models that answered the recording's chat turns. `POST /v1/chat/completions` answers
 with the recorded turn whose request matches (else the next one in order), in the shape the client asked for,
 whatever API the recording holds: `chat.completion.chunk` events for `"stream": true`, one `chat.completion`
-otherwise (OpenAI's default). The answer carries what `show --json` reports, at the recorded pace (each event at
+otherwise (OpenAI's default). A recording of a native API is answered on that API's path too (`POST /v1/messages`,
+`POST /v1beta/models/{model}:streamGenerateContent` and `:generateContent`, `POST /v1/responses`): a stream as it
+was recorded, byte for byte, or the whole answer in that API's shape (`native_whole`, `native_stream`); a native
+path of another API is answered with an error in that API's shape saying where the recording is served
+(`native_api`). The answer carries what `show --json` reports, at the recorded pace (each event at
 the time its source event was recorded, divided by the speed; or at once); an OpenAI stream a plain client reads as
 `show` does is sent byte for byte (`openai_shape`). It ends as the recording ended: an HTTP error with its status
 and an OpenAI error, an error event, a connection cut half way, or no answer at all (`timeline`).
@@ -31,20 +35,35 @@ from chatterm.cassette.httpserve import (
     send_json,
 )
 from chatterm.cassette.model import Interaction, Recording
+from chatterm.cassette.native_api import (
+    ARRAY,
+    OPENAI,
+    error_payload,
+    http_error_body,
+    path_api,
+    request_shape,
+    turn_api,
+    wrong_path,
+)
+from chatterm.cassette.native_stream import stream_of
+from chatterm.cassette.native_whole import whole
 from chatterm.cassette.openai_shape import (
     DONE,
     ChunkWriter,
     completion,
-    error_payload,
     http_error_payload,
     reads_as_recorded,
     sse,
+)
+from chatterm.cassette.openai_shape import (
+    error_payload as openai_error,
 )
 from chatterm.cassette.replay import Matcher, at_pace
 from chatterm.cassette.summary import reply_of
 from chatterm.cassette.timeline import ANSWERED, CUT, ERROR, HTTP_ERROR, NO_ANSWER, Timeline, timeline
 from chatterm.cassette.timing import schedule
 from chatterm.decode.body import SSE, body_kind
+from chatterm.decode.errors import words_of
 from chatterm.decode.safejson import loads
 
 NOT_AGAIN = {"X-Should-Retry": "false"}
@@ -65,6 +84,8 @@ class ReplayServer:
         self._server: asyncio.Server | None = None
         self._timelines: dict[int, tuple[Timeline, bool]] = {}
         self.requests = 0
+        self.apis = {turn_api(interaction) for interaction in chat_turns(recording.interactions)}
+        """The APIs of the recorded turns: each native one is answered on its own path too."""
 
     async def start(self, host: str = "127.0.0.1", port: int = 0) -> str:
         """Start listening; returns the base URL (`http://host:port/v1`)."""
@@ -107,21 +128,28 @@ class ReplayServer:
                 pass
 
     async def _route(self, request: HTTPRequest, writer: asyncio.StreamWriter) -> None:
-        path = request.path.split("?", 1)[0].rstrip("/")
+        path, _, query = request.path.partition("?")
+        path = path.rstrip("/")
+        api = path_api(path)
         if request.method == "GET" and path.endswith("/models"):
             await send_json(writer, 200, {"object": "list", "data": [_model(m) for m in self.models()]})
-        elif request.method == "POST" and path.endswith("/chat/completions"):
+        elif request.method == "POST" and api is not None:
             try:
                 body = loads(request.body)
             except ValueError:
                 raise BadRequest("the request body is not JSON") from None
             if not isinstance(body, dict):
                 raise BadRequest("the request body is not a JSON object")
+            if api != OPENAI and api not in self.apis:
+                await send_json(writer, 404, error_payload(api, 404, wrong_path(self.apis, api)), NOT_AGAIN)
+                return
             interaction = self.matcher.match(body)
             if interaction is None:
-                await send_json(writer, 404, {"error": {"message": "the recording holds no answers"}})
-            else:
+                await send_json(writer, 404, error_payload(api, 404, "the recording holds no answers"))
+            elif api == OPENAI:
                 await self._answer(interaction, body.get("stream") is True, writer)
+            else:
+                await self._answer_native(api, interaction, request_shape(api, path, query, body), writer)
         else:
             await send_json(writer, 404, {"error": {"message": f"no route for {request.method} {path}"}})
 
@@ -161,6 +189,37 @@ class ReplayServer:
         else:
             await self._send_chunks(line, writer)
 
+    async def _answer_native(
+        self, api: str, interaction: Interaction, shape: str, writer: asyncio.StreamWriter
+    ) -> None:
+        """The recorded turn in a native API's shape: a stream recorded in that shape as it was recorded, else made
+        from the answer (`shape`: SSE, a JSON array of chunks, or one whole answer)."""
+        line, _ = self._timeline(interaction)
+        response = interaction.response
+        recorded_sse = body_kind(response.content_type, response.body[:64]) == SSE
+        live = shape == SSE and recorded_sse and line.ending in (ANSWERED, ERROR, CUT)
+        if not live:
+            await self._wait(line.end)
+        if line.ending == NO_ANSWER:
+            return
+        if line.ending == HTTP_ERROR:
+            assert line.error is not None
+            await send_json(writer, response.status or 500, http_error_body(api, response.body, line.error))
+        elif live:
+            await self._send_recorded(interaction, line, writer)
+        elif line.error is not None:
+            recorded = line.error.status if line.ending == ERROR else None
+            status = recorded if recorded is not None and 400 <= recorded <= 599 else 502
+            await send_json(writer, status, error_payload(api, status, words_of(line.error)), NOT_AGAIN)
+        elif shape == SSE:
+            body = Chunked(writer)
+            await body.start(200, {"Content-Type": "text/event-stream"})
+            await body.send(stream_of(api, whole(api, line.reply)))
+            await body.end()
+        else:
+            answer = whole(api, line.reply)
+            await send_json(writer, 200, [answer] if shape == ARRAY else answer)
+
     async def _wait(self, at: float) -> None:
         if not self.instant and self.speed > 0 and at > 0:
             await asyncio.sleep(at / self.speed)
@@ -179,7 +238,7 @@ class ReplayServer:
             return
         recorded = line.error.status if line.ending == ERROR else None
         status = recorded if recorded is not None and 400 <= recorded <= 599 else 502
-        await send_json(writer, status, error_payload(line.error, code=line.error.status), NOT_AGAIN)
+        await send_json(writer, status, openai_error(line.error, code=line.error.status), NOT_AGAIN)
 
     async def _send_recorded(self, interaction: Interaction, line: Timeline, writer: asyncio.StreamWriter) -> None:
         """The recorded OpenAI stream byte for byte, at its pace."""
@@ -202,7 +261,7 @@ class ReplayServer:
         if line.ending == ANSWERED:
             await body.send(DONE)
         elif line.ending == ERROR and line.error is not None:
-            await body.send(sse(error_payload(line.error, code=line.error.status)))
+            await body.send(sse(openai_error(line.error, code=line.error.status)))
         await self._finish(body, line)
 
     async def _finish(self, body: Chunked, line: Timeline) -> None:

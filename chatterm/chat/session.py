@@ -14,11 +14,13 @@ from typing import Any
 import httpx
 
 from chatterm.cassette.model import Interaction, Recording
+from chatterm.cassette.native_api import turn_api
 from chatterm.cassette.replay import ReplayTransport
 from chatterm.cassette.secrets import known
 from chatterm.cassette.store import SessionSaver, new_session_path
 from chatterm.cassette.summary import answers, reply_of
 from chatterm.conversation.history import Conversation, message_text
+from chatterm.conversation.native_history import history_of
 from chatterm.conversation.reply import Reply
 from chatterm.events import Event, StreamError
 from chatterm.net.apis import EFFORTS
@@ -131,18 +133,19 @@ class ChatSession:
         return bool(messages) and messages[-1].get("role") in ("user", "tool")
 
     def load_history(self, recording: Recording, last: Reply | None = None) -> None:
-        """Continue from a replayed recording: its turns become this session's history (and file). `last`: the
-        last turn's reply when the caller has decoded it already (a long answer takes seconds)."""
+        """Continue from a replayed recording: its turns become this session's history (and file), read from the last
+        request in the words of its API (`native_history`). `last`: the last turn's reply when the caller has decoded
+        it already (a long answer takes seconds)."""
         answered = answers(recording).interactions  # (the last turn, not a call recorded beside the chat)
         if not answered:
             return
         final = answered[-1]
-        request = final.request.json() if final.request else None
-        messages = request.get("messages") if isinstance(request, dict) else None
-        if isinstance(messages, list):
-            system = [m for m in messages if isinstance(m, dict) and m.get("role") == "system"]
-            self.conversation.system = str(system[0].get("content")) if system else None
-            self.conversation.messages = [m for m in messages if isinstance(m, dict) and m.get("role") != "system"]
+        history = history_of(turn_api(final), final.request.json() if final.request else None)
+        if history is not None:
+            system, messages = history
+            said = [m for m in messages if m.get("role") == "system"]
+            self.conversation.system = system or (str(said[0].get("content")) if said else None)
+            self.conversation.messages = [m for m in messages if m.get("role") != "system"]
         reply = last if last is not None else reply_of(final)
         self.conversation.add_reply(reply, include_reasoning=self.send_reasoning)
         for interaction in recording.interactions:
