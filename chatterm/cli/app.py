@@ -50,7 +50,7 @@ def run_app(args: argparse.Namespace) -> int:
     choice = chosen(args, settings)
     from chatterm.ui.app import ChatApp
 
-    app = ChatApp(settings, choice)
+    app = ChatApp(settings, choice, role=args.role if role_of(args, settings) is not None else None)
     app.run()
     return app.return_code or EXIT_OK
 
