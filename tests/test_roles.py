@@ -58,9 +58,10 @@ def test_a_role_s_profile_and_model_answer_unless_the_command_line_names_its_own
     assert (body["model"], body["messages"][0]["content"]) == ("mine", "Be plain.")
 
 
-def test_an_unknown_role_names_the_roles_there_are() -> None:
+@pytest.mark.parametrize("command", [["ask", "--role", "pirate", "hi"], ["--role", "pirate"]], ids=["ask", "app"])
+def test_an_unknown_role_names_the_roles_there_are(command: list[str]) -> None:
     config(roles("http://127.0.0.1:9/v1"))
-    result = run_chatterm("ask", "--role", "pirate", "hi")
+    result = run_chatterm(*command)
     assert result.code == 2
     assert_one_line_error(result)
     assert "no role named 'pirate' (roles: brief, poet)" in result.stderr
