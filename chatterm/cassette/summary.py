@@ -53,6 +53,25 @@ def request_summary(interaction: Interaction) -> dict[str, Any] | None:
     return {"method": request.method, "url": request.url, "model": request.model, "messages": request.messages}
 
 
+def asked_with(interaction: Interaction) -> dict[str, Any] | None:
+    """What chatterm recorded a turn was asked with (`show --json`'s `asked_with`): the profile and model, the system
+    prompt (null: none) and the chat's own parameters over the profile's; null for a turn chatterm did not record."""
+    meta = interaction.meta
+    if not isinstance(meta.get("profile"), str):
+        return None
+    params = meta.get("params")
+    return {
+        "profile": meta["profile"],
+        "model": _text_or_none(meta.get("model")),
+        "system": _text_or_none(meta.get("system")),
+        "params": dict(params) if isinstance(params, dict) else {},
+    }
+
+
+def _text_or_none(value: object) -> str | None:
+    return value if isinstance(value, str) else None
+
+
 def turns(interactions: list[Interaction]) -> list[list[Interaction]]:
     """The chat exchanges grouped into the turns a user saw: the attempts a retry superseded (marked `RETRIED`), then
     the attempt that answered. Other calls recorded beside the chat are no turn (`exchange.other_call`)."""
@@ -90,6 +109,7 @@ def summarize(recording: Recording, think_tags: bool = True) -> dict[str, Any]:
         "turns": [
             {
                 "request": request_summary(turn[-1]),
+                "asked_with": asked_with(turn[-1]),
                 "response": reply_of(turn[-1], think_tags).as_dict(),
                 "retried": [reply_of(attempt, think_tags).as_dict() for attempt in turn[:-1]],
             }

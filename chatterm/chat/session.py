@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import AsyncIterator, Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,7 @@ from chatterm.events import Event, StreamError
 from chatterm.net.apis import EFFORTS
 from chatterm.net.client import ChatClient
 from chatterm.net.recorder import Recorder
+from chatterm.net.sampling import ChatParams, check
 from chatterm.settings.choice import Choice
 
 
@@ -38,6 +40,10 @@ class ChatSession:
         on_save_error: told, once, when the session cannot be saved.
         transport: an httpx transport in place of the network (tests, replay).
         secrets: keys to mask besides the choice's own (those of profiles used before, in an earlier chat).
+
+    The chat's system prompt (`system`) and its own parameters (`params`, over the profile's) hold for the next
+    requests, whoever answers them; each turn is recorded with them, as with its profile and model, and a session
+    opened again takes back those of its last turn.
     """
 
     def __init__(
@@ -54,24 +60,61 @@ class ChatSession:
         self.conversation = Conversation()
         self.send_reasoning = send_reasoning
         self.replies: list[Reply] = []
+        self.params = ChatParams()
+        """The parameters this chat asks with over its profile's (`set_params`)."""
+        self.on_settings: Callable[[], None] | None = None
+        """Told when the system prompt or the parameters change other than by `system` and `set_params` (a session
+        opened again takes back its own)."""
         self._transport = transport
         self.secrets = known(choice.endpoint.secrets, secrets)
         """Every key of every profile this session has used, or was told of: masked in all it shows and saves."""
         self.saver = SessionSaver(session_path or new_session_path(), self.secrets, on_save_error) if save else None
         self.recorder = Recorder(on_update=self._save, secrets=self.secrets)
-        self.client = ChatClient(choice.endpoint, recorder=self.recorder, transport=transport, secrets=self.secrets)
+        self.client = self._client(transport)
         self._last_failed = False
+
+    def _client(self, transport: httpx.AsyncBaseTransport | None) -> ChatClient:
+        """A client on a copy of the choice's endpoint, which takes this chat's parameters (the choice's stays the
+        profile's own: the next chat starts from it)."""
+        endpoint = replace(self.choice.endpoint)
+        client = ChatClient(endpoint, recorder=self.recorder, transport=transport, secrets=self.secrets)
+        self._apply(client)
+        return client
+
+    def _apply(self, client: ChatClient) -> None:
+        client.endpoint.sampling = self.params.sampling()
+        client.endpoint.effort = self.params.effort if self.params.effort is not None else self.choice.endpoint.effort
 
     @property
     def effort(self) -> str | None:
-        """The reasoning effort of the next answers (`chatterm.net.apis.EFFORTS`; None: the provider's default)."""
+        """The reasoning effort of the next answers (`chatterm.net.apis.EFFORTS`): the chat's, else the profile's;
+        None leaves the provider's default."""
         return self.client.endpoint.effort
 
     @effort.setter
     def effort(self, value: str | None) -> None:
         if value is not None and value not in EFFORTS:
             raise ValueError(f"no reasoning effort {value!r} (one of {', '.join(EFFORTS)})")
-        self.client.endpoint.effort = value
+        self.set_params(replace(self.params, effort=value))
+
+    def set_params(self, params: ChatParams) -> None:
+        """Ask the next answers with `params` over the profile's (a ValueError when one cannot be sent)."""
+        for name, value in params.as_dict().items():
+            try:
+                check(name, value)
+            except ValueError as exc:
+                raise ValueError(f"{name} {exc}") from None
+        self.params = replace(params)
+        self._apply(self.client)
+
+    @property
+    def system(self) -> str | None:
+        """The system prompt of the next requests (None: none)."""
+        return self.conversation.system
+
+    @system.setter
+    def system(self, text: str | None) -> None:
+        self.conversation.system = text if text and text.strip() else None
 
     @property
     def path(self) -> Path | None:
@@ -86,15 +129,13 @@ class ChatSession:
     async def switch(self, choice: Choice, transport: httpx.AsyncBaseTransport | None = None) -> None:
         """Answer the next turns from another profile or model; the conversation goes on."""
         await self.client.aclose()
-        effort = self.effort
         self.choice = choice
-        choice.endpoint.effort = effort  # (the effort chosen holds whoever answers)
         self.secrets = known(self.secrets, choice.endpoint.secrets)
         self.recorder.secrets = self.secrets
         if self.saver is not None:
             self.saver.secrets = self.secrets
         self._transport = transport
-        self.client = ChatClient(choice.endpoint, recorder=self.recorder, transport=transport, secrets=self.secrets)
+        self.client = self._client(transport)
 
     def add_prompt(self, prompt: str) -> None:
         self.conversation.add_user(prompt)
@@ -113,14 +154,23 @@ class ChatSession:
             finished = True
         finally:
             for interaction in self.recorder.interactions[first:]:
-                interaction.meta.update(
-                    {"profile": self.choice.profile, "model": self.choice.endpoint.model, "started": round(started, 3)}
-                )
+                interaction.meta.update(self.asked_with(started))
                 interaction.done = finished
             self._last_failed = reply.error is not None or not finished
             self.conversation.add_reply(reply, include_reasoning=self.send_reasoning)
             if self.recorder.interactions:
                 self._save(self.recorder)
+
+    def asked_with(self, started: float) -> dict[str, object]:
+        """What a turn is recorded with: who answered it, when, and the system prompt and parameters it was asked
+        with (each only when there is one)."""
+        meta: dict[str, object] = {"profile": self.choice.profile, "model": self.choice.endpoint.model}
+        meta["started"] = round(started, 3)
+        if self.conversation.system:
+            meta["system"] = self.conversation.system
+        if self.params.as_dict():
+            meta["params"] = self.params.as_dict()
+        return meta
 
     def prepare_retry(self) -> bool:
         """Drop the last (failed or stopped) answer from the history so the same question can be asked again."""
@@ -146,6 +196,11 @@ class ChatSession:
             said = [m for m in messages if m.get("role") == "system"]
             self.conversation.system = system or (str(said[0].get("content")) if said else None)
             self.conversation.messages = [m for m in messages if m.get("role") != "system"]
+        if isinstance(final.meta.get("system"), str):  # (what chatterm recorded it asked with)
+            self.conversation.system = final.meta["system"]
+        self.set_params(ChatParams.from_dict(final.meta.get("params")))
+        if self.on_settings is not None:
+            self.on_settings()
         reply = last if last is not None else reply_of(final)
         self.conversation.add_reply(reply, include_reasoning=self.send_reasoning)
         for interaction in recording.interactions:

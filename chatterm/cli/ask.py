@@ -10,7 +10,7 @@ from typing import Any, TextIO
 
 from chatterm.cassette.store import SessionSaver
 from chatterm.cli import output
-from chatterm.cli.app import chosen
+from chatterm.cli.app import chosen, role_of
 from chatterm.cli.errors import EXIT_OK, EXIT_PROVIDER, UsageError
 from chatterm.conversation.reply import Reply
 from chatterm.events import Content, Reasoning, StreamError, StreamWarning, ToolCallDelta
@@ -75,9 +75,20 @@ class _RecordSaver(SessionSaver):
 
 
 def run_ask(args: argparse.Namespace) -> int:
-    choice = chosen(args, load_settings())  # (before the prompt is read: a bad option is said at once)
+    settings = load_settings()
+    choice = chosen(args, settings)  # (before the prompt is read: a bad option is said at once)
+    role = role_of(args, settings)
+    system = args.system or (role.system if role is not None else None)
+    meta: dict[str, Any] = {"profile": choice.profile, "model": choice.endpoint.model}
+    if role is not None:
+        params = role.params()
+        choice.endpoint.sampling = params.sampling()
+        if params.effort is not None:
+            choice.endpoint.effort = params.effort
+        meta.update({"params": params.as_dict()} if params.as_dict() else {})
+    meta.update({"system": system} if system else {})
     prompt = read_prompt(args.prompt)
-    messages = [{"role": "system", "content": args.system}] if args.system else []
+    messages = [{"role": "system", "content": system}] if system else []
     messages.append({"role": "user", "content": prompt})
     record = Path(args.record) if args.record else None
     saver = _RecordSaver(record, choice.endpoint.secrets) if record else None
@@ -85,7 +96,7 @@ def run_ask(args: argparse.Namespace) -> int:
     try:
         reply = asyncio.run(_ask(choice, messages, recorder, show_reasoning=not args.no_reasoning))
         if recorder is not None and recorder.interactions:
-            recorder.interactions[-1].meta.update({"profile": choice.profile, "model": choice.endpoint.model})
+            recorder.interactions[-1].meta.update(meta)
             recorder.updated()
     finally:
         if saver is not None:

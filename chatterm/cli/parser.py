@@ -58,6 +58,7 @@ ENDPOINT_OPTIONS = {
     "api_key_env": "--api-key-env",
     "read_timeout": "--read-timeout",
     "allow_link_local": "--allow-link-local",
+    "role": "--role",
 }
 """The options that choose what answers (attribute: flag). They may come before or after the subcommand; the
 commands that do not talk to a model refuse them (`endpoint_options`)."""
@@ -117,6 +118,13 @@ def _endpoint_options(parser: argparse.ArgumentParser, after: bool = False) -> N
         help="with --base-url: allow a link-local address (169.254.0.0/16, fe80::/10), where cloud metadata answers",
         default=argparse.SUPPRESS if after else False,
         dest=dest("allow_link_local"),
+    )
+    parser.add_argument(
+        "--role",
+        metavar="NAME",
+        help="a role from config.toml: its system prompt (and profile, model and parameters, if it names them)",
+        default=unset,
+        dest=dest("role"),
     )
 
 

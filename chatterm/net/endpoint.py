@@ -11,6 +11,7 @@ from typing import Any
 
 from chatterm import __version__
 from chatterm.net import apis
+from chatterm.net.sampling import lay_over
 
 CREDENTIAL_WORDS = ("key", "token", "auth", "secret", "password", "signature", "cookie", "credential")
 
@@ -37,6 +38,8 @@ class Endpoint:
     """The API the endpoint speaks (`chatterm.net.apis.APIS`)."""
     effort: str | None = None
     """The reasoning effort of the next requests (`chatterm.net.apis.EFFORTS`), None for the provider's default."""
+    sampling: dict[str, Any] = field(default_factory=dict)
+    """A chat's own temperature, top_p and max_tokens (`chatterm.net.sampling`), laid over `params`."""
     reasoning_effort: bool = False
     """Chat completions only: the endpoint takes `reasoning_effort`, so an effort chosen is sent as it."""
     held_keys: tuple[str, ...] = ()
@@ -69,7 +72,7 @@ class Endpoint:
             self.api,
             messages,
             model or self.model,
-            self.params,
+            lay_over(self.api, self.params, self.sampling),
             effort=self.effort,
             stream_usage=self.stream_usage,
             reasoning_effort=self.reasoning_effort,

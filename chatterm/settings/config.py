@@ -29,6 +29,7 @@ from chatterm.settings.environment import EnvironmentSource
 from chatterm.settings.errors import ConfigError, beyond_limits, describe
 from chatterm.settings.presets import PresetsSource
 from chatterm.settings.profile import ProfileSettings, check_profile_name
+from chatterm.settings.roles import RoleSettings
 
 if TYPE_CHECKING:
     from pydantic_core import ErrorDetails
@@ -50,11 +51,13 @@ class _Loading:
 
 
 def _keys_of_table(table: tuple[str | int, ...]) -> list[str]:
-    """The keys a table may hold: the top level's or a profile's (other tables take any key)."""
+    """The keys a table may hold: the top level's, a profile's or a role's (other tables take any key)."""
     if not table:
         return list(Settings.model_fields)
     if len(table) == 2 and table[0] == "profiles":
         return list(ProfileSettings.model_fields)
+    if len(table) == 2 and table[0] == "roles":
+        return list(RoleSettings.model_fields)
     return []
 
 
@@ -72,6 +75,8 @@ class Settings(BaseSettings):
     """The profile the app and `ask` use when none is named."""
     profiles: dict[str, ProfileSettings] = Field(default_factory=dict)
     """Profiles by name; these are added to (and may override) the built-in presets."""
+    roles: dict[str, RoleSettings] = Field(default_factory=dict)
+    """Named roles (`[roles.NAME]`): a system prompt, optionally a profile, a model and parameters."""
     show_reasoning: bool = True
     """Show the reasoning pane; when off, reasoning is still kept in the session, just not shown."""
     theme: str = "chatterm-dark"

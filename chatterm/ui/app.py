@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from textual.app import App, SystemCommand
+from textual.app import SystemCommand
 from textual.binding import Binding
 from textual.filter import LineFilter
 from textual.screen import Screen
@@ -27,6 +27,7 @@ from chatterm.settings.config import Settings
 from chatterm.settings.keys import find_key
 from chatterm.settings.prompts import PromptHistory, history_file
 from chatterm.settings.remembered import load_state, save_state
+from chatterm.ui.chat_options import EFFORT_BINDINGS, ChatOptions
 from chatterm.ui.commands import ChatCommands, system_commands
 from chatterm.ui.markdown.blocks import warm_up
 from chatterm.ui.markdown.codes import code_blocks
@@ -68,10 +69,10 @@ def _remembered_speed() -> str:
     return speed if isinstance(speed, str) and speed in SPEEDS else OPEN_SPEED
 
 
-class ChatApp(App[None]):
+class ChatApp(ChatOptions):
     TITLE = "chatterm"
-    COMMANDS = App.COMMANDS | {ChatCommands}
-    BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True)]
+    COMMANDS = ChatOptions.COMMANDS | {ChatCommands}
+    BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True), *EFFORT_BINDINGS]
     CSS = NO_COLOR_CSS
 
     def __init__(
@@ -81,8 +82,10 @@ class ChatApp(App[None]):
         replay: Recording | Path | None = None,
         speed: str = "1x",
         save_sessions: bool = True,
+        role: str | None = None,
     ) -> None:
         super().__init__()
+        self.role = role
         self.no_color = no_color_wanted()  # (Textual's: NO_COLOR present, even empty)
         self.settings = settings
         self.choice = choice
@@ -215,6 +218,7 @@ class ChatApp(App[None]):
             secrets=self._secrets,
         )
         screen.attach(self.session)
+        self.session_started(screen, self.session)
 
     def _send_reasoning(self, profile: str) -> bool:
         chosen = self.settings.profiles.get(profile)
@@ -298,6 +302,7 @@ class ChatApp(App[None]):
         if self.session is not None:  # else the session is started with this choice after the first frame
             await self.session.switch(choice)
             self.session.send_reasoning = self._send_reasoning(choice.profile)
+            self.show_options()
         self.chat_screen.status.set_endpoint(choice.profile, choice.endpoint.model)
         self.chat_screen.welcome_for(choice)
         notify(self, f"Now answering: {choice.profile} · {choice.endpoint.model}")

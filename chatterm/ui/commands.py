@@ -34,6 +34,7 @@ def chat_commands(app: ChatApp) -> list[Command]:
         ("Copy last code block", "Copy the last fenced code block", app.action_copy_code),
         ("Copy message…", "Pick a prompt or an answer to copy", app.action_copy_message),
         ("Copy code block…", "Pick a code block to copy, by its number", app.action_copy_code_block),
+        *app.option_commands(),
         ("Keys/Help", "chatterm's keys, commands and files (F1)", app.action_show_help),
     ]
     for speed in ("instant", "1x", "2x", "4x"):

@@ -338,6 +338,8 @@ class Ending:
     text: tuple[str, ...]
     stale: tuple[str, ...]
     """Rows the live terminal showed otherwise than a whole render of the live screen, once settled."""
+    system: str | None = None
+    """The chat's system prompt (shown above the conversation, which it leaves a row less)."""
 
 
 def ending(oracle: Oracle) -> Ending:
@@ -379,6 +381,7 @@ def ending(oracle: Oracle) -> Ending:
         shown=tuple(_row(oracle.terminal, y) for y in range(*rows)),
         stale=tuple(oracle.stale_rows()),
         text=tuple(oracle.terminal.display[y] for y in range(*rows)),
+        system=app.session.system if app.session is not None else None,
     )
 
 
@@ -438,7 +441,9 @@ async def final(end: Ending) -> list[str]:
     terminal's rows that differ from it, as reports (empty: none)."""
     app = app_for(save_sessions=False)
     async with app.run_test(size=end.size) as pilot:
-        await app.chat_screen.ready()
+        session = await app.chat_screen.ready()
+        session.system = end.system
+        app.show_options()
         await app.chat_screen.conversation_view.remove_children()
         drawn = await _draw(pilot, app, end)
     wrong = [f"left on the terminal: {row}" for row in end.stale]

@@ -65,10 +65,10 @@ def test_a_key_added_to_the_chat_screen_appears_in_the_help(monkeypatch: object)
     import pytest
 
     assert isinstance(monkeypatch, pytest.MonkeyPatch)
-    added = Binding("ctrl+g", "app.switch_model", "Model", tooltip="Switch the model")
+    added = Binding("f9", "app.switch_model", "Model", tooltip="Switch the model")
     monkeypatch.setattr(ChatScreen, "BINDINGS", [*ChatScreen.BINDINGS, added])
     entries = key_entries(app_for())
-    (entry,) = [entry for entry in entries if "ctrl+g" in entry.keys]
+    (entry,) = [entry for entry in entries if "f9" in entry.keys]
     assert entry.section == "Profiles" and entry.description == "Switch the model"
 
 

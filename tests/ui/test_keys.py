@@ -71,6 +71,10 @@ def steps(faults: FaultServer) -> tuple[list[tuple[str, Step]], dict[str, Step]]
     async def reasoning_toggled(pilot: Pilot[None], app: ChatApp) -> None:
         assert app.chat_screen.messages()[-1].reasoning_pane.collapsed is False
 
+    async def effort_cycled(pilot: Pilot[None], app: ChatApp) -> None:
+        assert app.session is not None and app.session.effort == "off"
+        assert "effort off" in app.chat_screen.status.line(100)
+
     async def copied(pilot: Pilot[None], app: ChatApp) -> None:
         await wait_for(pilot, lambda: app.clipboard == MARKDOWN_ANSWER)
 
@@ -106,6 +110,7 @@ def steps(faults: FaultServer) -> tuple[list[tuple[str, Step]], dict[str, Step]]
         ("down", later),
         ("ctrl+r", retried),
         ("ctrl+t", reasoning_toggled),
+        ("ctrl+g", effort_cycled),
         ("ctrl+y", copied),
         ("ctrl+e", exported),
         ("ctrl+o", sessions),

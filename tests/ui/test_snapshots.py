@@ -26,6 +26,7 @@ from tests.scripted import ScriptedServer, sse_script
 from tests.ui.helpers import app_for, send, settled, wait_for
 
 SIZE = (100, 32)
+SYSTEM_PROMPT = "You are a careful reviewer [of code].\nPoint out bugs first, then style.\nAnswer in plain English."
 
 
 class FixedClock:
@@ -91,6 +92,19 @@ class TestChatScreen:
 
         app = app_for(replay=recording, speed="instant", save_sessions=False)
         assert snap_compare(app, terminal_size=(100, 30), run_before=replayed)
+
+    def test_a_system_prompt_at_the_top_of_the_conversation(self, snap_compare: Any, fault_server: FaultServer) -> None:
+        """The system prompt closed at the top (its first line), the chat's parameters in the status line, at 80x24."""
+
+        async def prompted(pilot: Pilot[Any]) -> None:
+            app: Any = pilot.app
+            await wait_for(pilot, lambda: app.session is not None)
+            app._system_prompt(SYSTEM_PROMPT)
+            await pilot.press("ctrl+g", "ctrl+g", "ctrl+g")  # effort medium
+            app.clear_notifications()
+            await answered(pilot, "hi")
+
+        assert snap_compare(app_for(fault_server.url("ok")), terminal_size=(80, 24), run_before=prompted)
 
 
 MARKDOWN_TOUR = """# A heading
@@ -173,6 +187,17 @@ class TestModals:
             await settled(pilot)
 
         assert snap_compare(app_for(), terminal_size=(80, 24), run_before=open_help)
+
+    def test_the_system_prompt_editor_at_80x24(self, snap_compare: Any) -> None:
+        async def editing(pilot: Pilot[Any]) -> None:
+            app: Any = pilot.app
+            await wait_for(pilot, lambda: app.session is not None)
+            app.call_next(app.action_edit_system_prompt)  # (the palette's entry: tests/ui/test_chat_options.py)
+            await wait_for(pilot, lambda: type(app.screen).__name__ == "SystemPromptDialog")
+            app.screen.query_one("TextArea").insert(SYSTEM_PROMPT)
+            await settled(pilot)
+
+        assert snap_compare(app_for(), terminal_size=(80, 24), run_before=editing)
 
     def test_the_sessions_screen_at_80x24(self, snap_compare: Any) -> None:
         saved_sessions()

@@ -19,7 +19,7 @@ from chatterm.terminal_text import neutralize
 from chatterm.ui.plain import plain
 
 SEPARATOR = "  │  "
-REDUCTIONS = ("first token", "speed", "usage", "endpoint", "usage")
+REDUCTIONS = ("first token", "speed", "usage", "options", "endpoint", "usage", "options")
 """What gives way when the line is too narrow, in order: each step takes an item to its next, shorter form (the last
 form of an item is none). The model and the state are always shown."""
 
@@ -40,6 +40,8 @@ class StatusLine(Widget):
         self.ttft: float | None = None
         self.tokens_per_second: float | None = None
         self.usage: Usage | None = None
+        self.options = [""]
+        """The chat's own parameters (`set_options`), fullest form first."""
         self._started: float | None = None
         self._first: float | None = None
         self._pieces = 0
@@ -48,6 +50,13 @@ class StatusLine(Widget):
     def set_endpoint(self, profile: str, model: str) -> None:
         self.profile, self.model, self.answered = profile, model, None
         self.refresh_text()
+
+    def set_options(self, forms: list[str]) -> None:
+        """The chat's reasoning effort and the parameters it asks with over the profile's, each form shorter than the
+        one before (the last: none)."""
+        if forms != self.options:
+            self.options = forms
+            self.refresh_text()
 
     def begin(self, model: str | None = None) -> None:
         """A new answer: none of the last one's figures stay (`model`: the one a replayed answer was asked of)."""
@@ -105,6 +114,7 @@ class StatusLine(Widget):
         usage = self.usage
         forms: dict[str, list[str]] = {
             "endpoint": [f"{profile} · {model}" if profile else model, model],
+            "options": [_one_line(form) for form in self.options],
             "state": [self.state],
             "first token": [f"first token {self.ttft:.2f} s" if self.ttft is not None else "", ""],
             "speed": [f"{self.tokens_per_second:.0f} tok/s" if self.tokens_per_second is not None else "", ""],

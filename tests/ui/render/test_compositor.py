@@ -83,7 +83,7 @@ async def test_partial_repaints_match_textuals_compositor(faults: FaultServer) -
         await send(pilot, app, "Explain")
         screen = app.chat_screen
         await wait_for(pilot, lambda: bool(screen.messages()) and screen.messages()[-1].finished)
-        app.session.choice.endpoint.base_url = faults.url("lines")  # type: ignore[union-attr]
+        app.session.client.endpoint.base_url = faults.url("lines")  # type: ignore[union-attr]
         await send(pilot, app, "Again")
         await wait_for(pilot, lambda: len(screen.messages()) == 2 and screen.messages()[-1].markdown.line_count > 60)
         assert screen.conversation_view.scroll_y > 0, "scrolled: the widgets are clipped"
