@@ -111,10 +111,24 @@ class Interaction:
     """Finished and never to change again (lets a long session's saves reuse its rendering)."""
 
 
+@dataclass(frozen=True)
+class Switch:
+    """A change of a conversation's active branch that made no new exchange (a user chose another branch).
+
+    `to` is the new active leaf's id, `after` the number of interactions the recording held then: a recording's
+    switches and its interactions, in order, give the active branch (`chatterm.cassette.branches`).
+    """
+
+    to: str
+    after: int
+
+
 @dataclass
 class Recording:
     format: str
     interactions: list[Interaction] = field(default_factory=list)
+    switches: list[Switch] = field(default_factory=list)
+    """The branch switches of a chatterm session, oldest first (a vcrpy cassette keeps them beside its items)."""
 
 
 def reason_phrase(status: int | None) -> str:

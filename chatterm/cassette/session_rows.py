@@ -33,6 +33,9 @@ _HEAD = b"interactions:\n- request:\n"
 _FIRST = len(b"interactions:\n")
 _ITEM = b"\n- request:\n"
 _TRAILER = b"\nversion: 1\n"
+_TOP_NOTES = b"\n" + EXTRA.encode() + b":\n"
+"""chatterm's top-level notes (a session's branch switches), after the items: the only line at the first column
+between the first item and the trailer."""
 _RESPONSE = b"\n  response:\n"
 _NOTES = b"\n    " + EXTRA.encode() + b":\n"
 Row = tuple[str, str, str, int]
@@ -113,7 +116,7 @@ def quick_row(data: bytes, name: str) -> Row | None:
     """The row of a file in chatterm's layout from its first and last items only; None when it needs more."""
     if not (data.startswith(_HEAD) and data.endswith(_TRAILER)):
         return None
-    end = len(data) - len(_TRAILER) + 1
+    end = _items_end(data)
     second = data.find(_ITEM, _FIRST)
     last = data[data.rfind(_ITEM) + 1 : end]
     head = data[_FIRST : second + 1 if second >= 0 else end]
@@ -138,7 +141,13 @@ def first_item(data: bytes) -> tuple[int, int] | None:
     if not (data.startswith(_HEAD) and data.endswith(_TRAILER)):
         return None
     second = data.find(_ITEM, _FIRST)
-    return _FIRST, second + 1 if second >= 0 else len(data) - len(_TRAILER) + 1
+    return _FIRST, second + 1 if second >= 0 else _items_end(data)
+
+
+def _items_end(data: bytes) -> int:
+    """Where the items of a file in chatterm's layout end: at its top-level notes if it has any, else the trailer."""
+    notes = data.rfind(_TOP_NOTES, 0, len(data) - len(_TRAILER) + 1)
+    return notes + 1 if notes >= 0 else len(data) - len(_TRAILER) + 1
 
 
 def _request(item: bytes, name: str) -> Request | None:

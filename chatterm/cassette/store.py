@@ -77,7 +77,7 @@ class SessionSaver:
 
     def save(self, recording: Recording) -> None:
         """Ask for a write of the recording as it is now (only the newest request is written)."""
-        snapshot = Recording(format="vcr", interactions=list(recording.interactions))
+        snapshot = Recording("vcr", list(recording.interactions), list(recording.switches))
         with self._lock:
             self._pending = snapshot
             self._idle.clear()
@@ -126,7 +126,7 @@ class SessionSaver:
             items.append(text)
         present = {id(interaction) for interaction in snapshot.interactions}
         self._writers = {key: value for key, value in self._writers.items() if key in present}
-        return assemble_vcr(items)
+        return assemble_vcr(items, snapshot.switches)
 
     def _write(self, snapshot: Recording) -> None:
         try:

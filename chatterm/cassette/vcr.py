@@ -1,7 +1,8 @@
 """vcrpy cassettes (format 1, YAML or JSON), read: `body.string` as text or `!!binary`, gzip/deflate-encoded
 bodies, the `parsed_body` variant (pydantic-ai's serializer), and the old httpx layout (`status_code`/`content`).
 
-chatterm keeps what vcrpy does not know under `x_chatterm` (EXTRA) in each response; vcrpy ignores it.
+chatterm keeps what vcrpy does not know under `x_chatterm` (EXTRA) in each response, and a session's branch
+switches under a top-level `x_chatterm` beside `interactions`; vcrpy ignores both.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from chatterm.cassette.model import (
     RecordingError,
     Request,
     Response,
+    Switch,
     header,
     mapping,
     without_headers,
@@ -60,7 +62,19 @@ def read_vcr(data: dict[str, Any], name: str) -> Recording:
             interactions.append(_interaction(request, response, budget))
         except BodyTooLarge as exc:
             raise RecordingError(f"{name}: interaction {number}: {exc}") from None
-    return Recording(format="vcr", interactions=interactions)
+    return Recording(format="vcr", interactions=interactions, switches=switches_from(data.get(EXTRA)))
+
+
+def switches_from(value: Any) -> list[Switch]:
+    """The branch switches under a cassette's top-level notes (`[to, after]` pairs); what is not one is left out."""
+    records = mapping(value).get("switches")
+    switches = []
+    for record in records if isinstance(records, list) else []:
+        if isinstance(record, list) and len(record) == 2:
+            to, after = record
+            if isinstance(to, (str, int)) and not isinstance(to, bool) and isinstance(after, int) and after >= 0:
+                switches.append(Switch(str(to), after))
+    return switches
 
 
 def _interaction(request: dict[str, Any], response: dict[str, Any], budget: DecodeBudget) -> Interaction:

@@ -1,9 +1,11 @@
 """vcrpy cassettes written as YAML (format 1), loadable by vcrpy and replayable through httpx in any test suite.
 
 chatterm's own fields (the time offset of each event, the error an answer ended with, the profile and model that
-answered) go under `x_chatterm` in each response, which vcrpy ignores. A session being streamed is written again
-every second, so one interaction's item is rendered incrementally (`ItemWriter`) and a cassette is assembled from
-items (`assemble_vcr`).
+answered, its place in the conversation tree) go under `x_chatterm` in each response, which vcrpy ignores; a
+session's branch switches go in a top-level `x_chatterm` after the items, one short line each. A session being
+streamed is written again every second, so one interaction's item is rendered incrementally (`ItemWriter`) and a
+cassette is assembled from items (`assemble_vcr`): a new exchange or a branch switch adds to what was rendered,
+it never renders the items before it again.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from typing import Any
 import yaml
 
 from chatterm.cassette.dataio import SafeDumper
-from chatterm.cassette.model import Interaction, Recording, Request, Response, reason_phrase
+from chatterm.cassette.model import Interaction, Recording, Request, Response, Switch, reason_phrase
 from chatterm.cassette.vcr import EXTRA
 
 
@@ -186,12 +188,19 @@ def vcr_item_yaml(interaction: Interaction) -> bytes:
     return ItemWriter().render(interaction)
 
 
-def assemble_vcr(items: list[bytes]) -> bytes:
+def switches_yaml(switches: list[Switch]) -> bytes:
+    """The top-level notes that hold a session's branch switches (nothing when it has none)."""
+    if not switches:
+        return b""
+    return dump_yaml({EXTRA: {"switches": [_FlowList([switch.to, switch.after]) for switch in switches]}})
+
+
+def assemble_vcr(items: list[bytes], switches: list[Switch] | None = None) -> bytes:
     """A vcrpy cassette from rendered items: saving a long session re-renders only what changed."""
     if not items:
         return dump_yaml({"interactions": [], "version": 1})
-    return b"interactions:\n" + b"".join(items) + b"version: 1\n"
+    return b"interactions:\n" + b"".join(items) + switches_yaml(switches or []) + b"version: 1\n"
 
 
 def write_vcr(recording: Recording) -> bytes:
-    return assemble_vcr([vcr_item_yaml(i) for i in recording.interactions])
+    return assemble_vcr([vcr_item_yaml(i) for i in recording.interactions], recording.switches)

@@ -15,5 +15,6 @@ WRITERS: dict[str, Callable[[Recording], bytes]] = {"vcr": write_vcr, "govcr": w
 
 def render(recording: Recording, fmt: str = "vcr", secrets: tuple[str, ...] = ()) -> bytes:
     """The bytes of a recording in a format; headers by allow-list, key parameters and known keys masked."""
-    clean = Recording(format=fmt, interactions=[clean_interaction(i, secrets) for i in recording.interactions])
+    interactions = [clean_interaction(i, secrets) for i in recording.interactions]
+    clean = Recording(format=fmt, interactions=interactions, switches=list(recording.switches))
     return WRITERS[fmt](clean)

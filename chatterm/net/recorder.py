@@ -49,6 +49,8 @@ class Recorder:
             `flush_interval` seconds (FLUSH_INTERVAL by default) while a response streams, so a crash loses (almost)
             nothing.
         secrets: the keys to mask wherever they appear (a session adds those of each profile it switches to).
+        on_exchange: called with each new exchange as it is added, before it is saved (a session notes its place
+            in the conversation there, so that even a snapshot taken mid-answer has it).
     """
 
     def __init__(
@@ -57,9 +59,11 @@ class Recorder:
         flush_interval: float | None = None,
         secrets: tuple[str, ...] = (),
         recording_format: str = "vcr",
+        on_exchange: Callable[[Interaction], None] | None = None,
     ) -> None:
         self.recording = Recording(format=recording_format)
         self.on_update = on_update
+        self.on_exchange = on_exchange
         self.flush_interval = FLUSH_INTERVAL if flush_interval is None else flush_interval
         self.secrets = secrets
         self._capture: _Capture | None = None
@@ -70,6 +74,12 @@ class Recorder:
 
     def transport(self, inner: httpx.AsyncBaseTransport | None = None) -> RecordingTransport:
         return RecordingTransport(self, inner or httpx.AsyncHTTPTransport())
+
+    def add(self, interaction: Interaction) -> None:
+        """Keep a new exchange (told to `on_exchange`)."""
+        self.interactions.append(interaction)
+        if self.on_exchange is not None:
+            self.on_exchange(interaction)
 
     def note_error(self, error: dict[str, Any]) -> None:
         """Attach the reason an answer ended early (the client knows it best) to the last exchange."""
@@ -197,7 +207,7 @@ class RecordingTransport(httpx.AsyncBaseTransport):
             # No answer at all (refused, a TLS failure, no headers before the read timeout): the request is kept
             # with a response that has no status; the client notes its own words for the error over these.
             failed = Response(status=None, error={"status": None, "message": f"{type(exc).__name__}: {exc}"})
-            self._recorder.interactions.append(Interaction(clean_request(kept, self._recorder.secrets), failed))
+            self._recorder.add(Interaction(clean_request(kept, self._recorder.secrets), failed))
             self._recorder.updated()
             raise
         headers = _headers(response.headers)
@@ -209,7 +219,7 @@ class RecordingTransport(httpx.AsyncBaseTransport):
             request=clean_request(kept, self._recorder.secrets),
             response=Response(status=response.status_code, headers=headers, reason=_reason(response)),
         )
-        self._recorder.interactions.append(interaction)
+        self._recorder.add(interaction)
         stream = response.extensions.get("network_stream")
         clock = (lambda: stream.arrived) if isinstance(stream, AsyncioStream) else time.monotonic
         capture = self._recorder._capture = _Capture(self._recorder, interaction, started, clock, inflater)
