@@ -2,6 +2,14 @@
 
 The app drives it (and so can a test or a script): `stream()` yields the events of one answer while the
 exchange is recorded and saved (after every turn, and every second while an answer streams).
+
+The conversation is a tree (`tree`, see `chatterm.conversation.tree`): each exchange is noted in the session file
+with its id and the exchange it followed. What the next `stream()` asks is said first, each from an exchange of
+the tree: `add_prompt` (a prompt after the active branch), `edit` (another prompt in place of an exchange's: a new
+branch beside it), `regenerate` (the same prompt asked again: a sibling answer), `continue_answer` (the rest of a
+cut-short answer, read joined to it); `switch_branch` makes another branch active, recorded in the file as a short
+note. The UI reads the active branch as `tree.turns()` and each turn's prompt and answer with `prompt_of` and
+`answer_of`.
 """
 
 from __future__ import annotations
@@ -14,15 +22,17 @@ from typing import Any
 
 import httpx
 
-from chatterm.cassette.model import Interaction, Recording
-from chatterm.cassette.native_api import turn_api
+from chatterm.cassette.branches import recorded_tree
+from chatterm.cassette.model import Interaction, Recording, Switch
 from chatterm.cassette.replay import ReplayTransport
 from chatterm.cassette.secrets import known
 from chatterm.cassette.store import SessionSaver, new_session_path
 from chatterm.cassette.summary import answers, reply_of
+from chatterm.chat.branching import Branches, recorded_system
+from chatterm.conversation.continuation import continuation_messages
 from chatterm.conversation.history import Conversation, message_text
-from chatterm.conversation.native_history import history_of
 from chatterm.conversation.reply import Reply
+from chatterm.conversation.tree import ConversationTree, Node, Turn
 from chatterm.events import Event, StreamError
 from chatterm.net.apis import EFFORTS
 from chatterm.net.client import ChatClient
@@ -69,9 +79,19 @@ class ChatSession:
         self.secrets = known(choice.endpoint.secrets, secrets)
         """Every key of every profile this session has used, or was told of: masked in all it shows and saves."""
         self.saver = SessionSaver(session_path or new_session_path(), self.secrets, on_save_error) if save else None
-        self.recorder = Recorder(on_update=self._save, secrets=self.secrets)
+        self.recorder = Recorder(on_update=self._save, secrets=self.secrets, on_exchange=self._placed)
         self.client = self._client(transport)
         self._last_failed = False
+        self.branches = Branches()
+        self._place: tuple[str | None, str | None] | None = None
+        """Where the next exchange goes (the exchange it follows, the one it continues); None: after the active
+        branch."""
+        self._asking: tuple[str | None, str | None, list[dict[str, Any]]] | None = None
+        """The place and messages of the answer streaming now."""
+        self._asked: str | None = None
+        """The exchange of the answer streaming now (the last attempt's, when it was retried)."""
+        self._last_exchange: str | None = None
+        """The exchange the last `stream()` made (None when no request went out)."""
 
     def _client(self, transport: httpx.AsyncBaseTransport | None) -> ChatClient:
         """A client on a copy of the choice's endpoint, which takes this chat's parameters (the choice's stays the
@@ -84,6 +104,11 @@ class ChatSession:
     def _apply(self, client: ChatClient) -> None:
         client.endpoint.sampling = self.params.sampling()
         client.endpoint.effort = self.params.effort if self.params.effort is not None else self.choice.endpoint.effort
+
+    @property
+    def tree(self) -> ConversationTree:
+        """The conversation's tree of exchanges, and its active branch."""
+        return self.branches.tree
 
     @property
     def effort(self) -> str | None:
@@ -138,7 +163,67 @@ class ChatSession:
         self.client = self._client(transport)
 
     def add_prompt(self, prompt: str) -> None:
+        """A prompt after the active branch, for the next `stream()`."""
         self.conversation.add_user(prompt)
+
+    def edit(self, node_id: str, prompt: str) -> None:
+        """`prompt` in place of exchange `node_id`'s, for the next `stream()`: a new branch beside it (it stays)."""
+        parent = self.tree.nodes[node_id].parent
+        self.conversation.messages = [*self.branches.history(parent, self.send_reasoning)]
+        self.conversation.add_user(prompt)
+        self._place = (parent, None)
+
+    def regenerate(self, node_id: str) -> None:
+        """Exchange `node_id`'s request asked again (with the profile and model of now), for the next `stream()`:
+        its answer gets a sibling."""
+        node = self.tree.nodes[node_id]
+        self.conversation.messages = self.branches.sent(node_id)
+        self._place = (node.parent, node.continues)
+
+    def continue_answer(self, node_id: str) -> None:
+        """The rest of the answer that ends with exchange `node_id` (a turn's `last`), for the next `stream()`; the
+        continuation is read joined to it."""
+        asked = self.branches.sent(self.branches.chain(node_id)[0])
+        partial = self.branches.answer(node_id)
+        self.conversation.messages = continuation_messages(asked, partial, self.choice.endpoint.api)
+        self._place = (node_id, node_id)
+
+    def switch_branch(self, node_id: str) -> str:
+        """Make the branch through exchange `node_id` active (below it, the branch last seen there); the next
+        prompt follows it. The switch is saved as a short note. Returns the new active leaf."""
+        before = self.tree.active
+        leaf = self.tree.switch(node_id)
+        self.conversation.messages = self.branches.history(leaf, self.send_reasoning)
+        self._place = None
+        if leaf != before:
+            self.recorder.recording.switches.append(Switch(leaf, len(self.recorder.interactions)))
+            self._save(self.recorder)
+        return leaf
+
+    def prompt_of(self, turn: Turn) -> str:
+        """What the user typed for a turn (or the tool results it sent)."""
+        return user_text(self.branches.exchanges[turn.id])
+
+    def answer_of(self, turn: Turn) -> Reply:
+        """A turn's answer: a cut-short answer joined with its continuations."""
+        return self.branches.turn_answer(turn)
+
+    def exchange(self, node_id: str) -> Interaction:
+        """The recorded interaction of an exchange (its request, response and notes)."""
+        return self.branches.exchanges[node_id]
+
+    def _placed(self, interaction: Interaction) -> None:
+        """A new exchange (the recorder's): noted with its place in the tree; an attempt that replaces one retried
+        takes its place."""
+        if self._asking is None:
+            parent, continues, sent = self.tree.active, None, self.conversation.messages
+        else:
+            parent, continues, sent = self._asking
+        if self._asked is not None:
+            self.branches.drop(self._asked)
+        node = Node(self.branches.new_id(), parent, continues)
+        self.branches.add(interaction, node, sent)
+        self._asked = node.id
 
     async def stream(self) -> AsyncIterator[Event]:
         """The events of the answer to the conversation as it stands; the reply is kept as `replies[-1]`."""
@@ -147,6 +232,9 @@ class ChatSession:
         first = len(self.recorder.interactions)
         started = time.time()
         finished = False
+        parent, continues = self._place if self._place is not None else (self.tree.active, None)
+        self._place, self._asked = None, None
+        self._asking = (parent, continues, list(self.conversation.messages))
         try:
             async for event in self.client.stream(self.conversation.request_messages()):
                 reply.add(event)
@@ -157,7 +245,13 @@ class ChatSession:
                 interaction.meta.update(self.asked_with(started))
                 interaction.done = finished
             self._last_failed = reply.error is not None or not finished
-            self.conversation.add_reply(reply, include_reasoning=self.send_reasoning)
+            asked, self._asking, self._asked = self._asked, None, None
+            self._last_exchange = asked
+            if asked is not None:
+                self.branches.answered(asked, reply)
+                self.conversation.messages = self.branches.history(asked, self.send_reasoning)
+            else:  # (no request went out)
+                self.conversation.add_reply(reply, include_reasoning=self.send_reasoning)
             if self.recorder.interactions:
                 self._save(self.recorder)
 
@@ -173,36 +267,45 @@ class ChatSession:
         return meta
 
     def prepare_retry(self) -> bool:
-        """Drop the last (failed or stopped) answer from the history so the same question can be asked again."""
+        """Drop the last (failed or stopped) answer from the history so the same question can be asked again: the
+        last exchange is regenerated (a sibling answer)."""
         if not self.replies:
             return False
         last = self.replies.pop()
+        leaf = self.tree.active
+        if leaf is not None and leaf == self._last_exchange:
+            self.regenerate(leaf)
+            return True
         messages = self.conversation.messages
         if messages and messages[-1].get("role") == "assistant" and (last.content or last.tool_calls):
             messages.pop()
         return bool(messages) and messages[-1].get("role") in ("user", "tool")
 
     def load_history(self, recording: Recording, last: Reply | None = None) -> None:
-        """Continue from a replayed recording: its turns become this session's history (and file), read from the last
-        request in the words of its API (`native_history`). `last`: the last turn's reply when the caller has decoded
-        it already (a long answer takes seconds)."""
+        """Continue from a replayed recording: its tree becomes this session's (and its file's), the active branch
+        the history, each request read in the words of its API (`native_history`); the system prompt and parameters
+        are those the active branch's last turn was asked with. `last`: the reply of the recording's last turn when
+        the caller has decoded it already (a long answer takes seconds)."""
         answered = answers(recording).interactions  # (the last turn, not a call recorded beside the chat)
         if not answered:
             return
-        final = answered[-1]
-        history = history_of(turn_api(final), final.request.json() if final.request else None)
-        if history is not None:
-            system, messages = history
-            said = [m for m in messages if m.get("role") == "system"]
-            self.conversation.system = system or (str(said[0].get("content")) if said else None)
-            self.conversation.messages = [m for m in messages if m.get("role") != "system"]
-        if isinstance(final.meta.get("system"), str):  # (what chatterm recorded it asked with)
-            self.conversation.system = final.meta["system"]
-        self.set_params(ChatParams.from_dict(final.meta.get("params")))
-        if self.on_settings is not None:
-            self.on_settings()
-        reply = last if last is not None else reply_of(final)
-        self.conversation.add_reply(reply, include_reasoning=self.send_reasoning)
+        if not self.tree.nodes:
+            recorded = recorded_tree(recording)
+            self.branches.adopt(recorded)
+            final = {id(value): key for key, value in recorded.exchanges.items()}.get(id(answered[-1]))
+            if last is not None and final is not None:
+                self.branches.answered(final, last)
+            leaf = self.tree.active
+            assert leaf is not None
+            exchange = self.branches.exchanges[leaf]
+            self.conversation.system = recorded_system(exchange)
+            if isinstance(exchange.meta.get("system"), str):  # (what chatterm recorded it asked with)
+                self.conversation.system = exchange.meta["system"]
+            self.set_params(ChatParams.from_dict(exchange.meta.get("params")))
+            if self.on_settings is not None:
+                self.on_settings()
+            self.conversation.messages = self.branches.history(leaf, self.send_reasoning)
+            self.recorder.recording.switches[:0] = recording.switches  # (the interactions go first, below)
         for interaction in recording.interactions:
             interaction.done = True
         self.recorder.recording.interactions[:0] = list(recording.interactions)
