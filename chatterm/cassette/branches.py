@@ -1,7 +1,7 @@
 """The conversation tree a recording holds, and its active branch.
 
 A turn of the tree is the exchange that answered it (the attempts a retry superseded go with it, as in
-`summary.turns`). chatterm notes each exchange's place in `meta` (`x_chatterm` in a cassette): its `id`, its
+`exchange.turns`). chatterm notes each exchange's place in `meta` (`x_chatterm` in a cassette): its `id`, its
 `parent` (the exchange whose answer its prompt followed, None for a first prompt) and, for the continuation of a
 cut-short answer, `continues`. A recording that does not say (another tool's, or an exchange noted before this was
 kept) gets its place from its requests (`lineage`), and an id from its place in the file (the first interaction
@@ -15,9 +15,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from chatterm.cassette.decoded import reply_of
+from chatterm.cassette.exchange import turns
 from chatterm.cassette.lineage import Lineage
 from chatterm.cassette.model import Interaction, Recording
-from chatterm.cassette.summary import reply_of, turns
 from chatterm.conversation.tree import ConversationTree, Node
 
 ID = "id"

@@ -6,6 +6,8 @@ check, an OAuth token. Those calls stay in the file (a cassette converted or sav
 they are no chat turn for `show`, `replay` or `serve`. A call is told from its request, which says what was asked
 for: its method, its endpoint, and whether its body carries a conversation. A body that holds no answer is named by
 what it is ("an embeddings response", "text/html"), so a user reads what was recorded instead of an empty turn.
+An answer the client retried is recorded as each attempt: its turn is the attempts, the last one answering it
+(`turns`).
 """
 
 from __future__ import annotations
@@ -78,6 +80,25 @@ def other_call(interaction: Interaction) -> str | None:
 def chat_turns(interactions: list[Interaction]) -> list[Interaction]:
     """The exchanges that are chat turns, in order."""
     return [interaction for interaction in interactions if other_call(interaction) is None]
+
+
+RETRIED = "retried"
+"""Marks (in an exchange's `meta`) an attempt that was retried: the next exchange answers the same turn."""
+
+
+def turns(interactions: list[Interaction]) -> list[list[Interaction]]:
+    """The chat exchanges grouped into the turns a user saw: the attempts a retry superseded (marked `RETRIED`), then
+    the attempt that answered. Other calls recorded beside the chat are no turn (`exchange.other_call`)."""
+    grouped: list[list[Interaction]] = []
+    attempts: list[Interaction] = []
+    for interaction in chat_turns(interactions):
+        attempts.append(interaction)
+        if interaction.meta.get(RETRIED) is not True:
+            grouped.append(attempts)
+            attempts = []
+    if attempts:
+        grouped.append(attempts)  # (the process ended while it waited to retry)
+    return grouped
 
 
 def _asks_for_other(request: Request) -> bool:

@@ -56,7 +56,7 @@ def load_tail(path: str | Path, count: int) -> tuple[Recording, int]:
     else:
         recording = parse_recording(data, str(path))
         kept = recording.interactions[-count:] if count else []
-        tail = (Recording(format=recording.format, interactions=kept), len(recording.interactions))
+        tail = (Recording(recording.format, kept, recording.switches), len(recording.interactions))
     _last = (key, tail)
     return tail
 

@@ -9,7 +9,6 @@ import os
 import stat
 import sys
 from pathlib import Path
-from typing import Any
 
 from chatterm.cassette.load import load_recording
 from chatterm.cassette.summary import skipped, summarize
@@ -17,7 +16,7 @@ from chatterm.cassette.write import render
 from chatterm.cli import output
 from chatterm.cli.errors import EXIT_OK, UsageError
 from chatterm.cli.listening import check_host
-from chatterm.conversation.history import message_text
+from chatterm.cli.show import counted, show_text
 from chatterm.private_files import write_private
 
 
@@ -27,52 +26,9 @@ def run_show(args: argparse.Namespace) -> int:
     if args.json:
         sys.stdout.write(output.json_text(summary, sys.stdout) + "\n")
         return EXIT_OK
-    out = [f"# {args.path} ({summary['format']}, {counted(len(summary['turns']), 'turn')})"]
-    out += [f"[skipped] {call}" for call in skipped(recording)]
-    earlier: list[Any] = []
-    for number, turn in enumerate(summary["turns"], start=1):
-        request, response = turn["request"], turn["response"]
-        out.append(f"\n## Turn {number}" + (f" · {response['model']}" if response["model"] else ""))
-        messages = (request or {}).get("messages") or []
-        for message in new_messages(messages, earlier):
-            if isinstance(message, dict):
-                out.append(f"[{message.get('role', '?')}] {message_text(message)}")
-        earlier = messages
-        for attempt in turn["retried"]:
-            error = attempt["error"]
-            out.append(f"[retried] {error['message'] if error else 'an attempt that was retried'}")
-        if response["reasoning"]:
-            out.append(f"[reasoning] {response['reasoning']}")
-        if response["content"]:
-            out.append(f"[assistant] {response['content']}")
-        for call in response["tool_calls"]:
-            out.append(f"[tool call] {call['name']}({call['arguments']})")
-        if response["usage"]:
-            usage = response["usage"]
-            out.append(
-                f"[usage] prompt {usage['prompt_tokens']}, completion {usage['completion_tokens']}"
-                + (f", reasoning {usage['reasoning_tokens']}" if usage["reasoning_tokens"] is not None else "")
-            )
-        if response["error"]:
-            out.append(f"[error] {response['error']['message']}")
-    sys.stdout.write(output.shown("\n".join(out) + "\n", output.is_terminal(sys.stdout)))
+    text = show_text(args.path, summary, skipped(recording), every_branch=args.all)
+    sys.stdout.write(output.shown(text, output.is_terminal(sys.stdout)))
     return EXIT_OK
-
-
-def counted(number: int, thing: str) -> str:
-    """`1 turn`, `2 turns`."""
-    return f"{number} {thing}{'' if number == 1 else 's'}"
-
-
-def new_messages(messages: list[Any], earlier: list[Any]) -> list[Any]:
-    """The messages a turn's request adds to the one before it: a conversation sends its whole history each turn,
-    and the previous turn's messages and answer were printed with it. All of them when the history differs."""
-    if not earlier or messages[: len(earlier)] != earlier:
-        return messages
-    added = messages[len(earlier) :]
-    if added and isinstance(added[0], dict) and added[0].get("role") == "assistant":
-        added = added[1:]  # (the previous answer, sent back)
-    return added
 
 
 def target_format(path: str, explicit: str | None) -> str:

@@ -1,0 +1,132 @@
+"""`chatterm show` as text: the active branch of the conversation a recording holds, or (`--all`) every branch.
+
+It reads the `show --json` document (`chatterm.cassette.summary`), whose turns carry their place in the tree. A
+turn prints the messages its request adds to the turn before it on its branch, then its answer; the continuation of
+a cut-short answer prints under the turn it continues. With `--all`, each branch is headed by its path of turn ids
+("1 > 3 > 4") and prints from where it leaves the branches printed before it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chatterm.conversation.history import message_text
+from chatterm.conversation.tree import ConversationTree, Node
+
+Entry = dict[str, Any]
+
+
+def counted(number: int, thing: str, things: str | None = None) -> str:
+    """`1 turn`, `2 turns` (`things` for a plural not made with an s)."""
+    return f"{number} {thing if number == 1 else things or thing + 's'}"
+
+
+def tree_of(summary: dict[str, Any]) -> ConversationTree:
+    """The tree of a `show --json` document, its active branch as the document says."""
+    tree = ConversationTree()
+    for entry in summary["turns"]:
+        tree.add(Node(entry["id"], entry["parent"], entry.get("continues")))
+    if summary["active"]:
+        tree.switch(summary["active"][-1])
+    return tree
+
+
+def show_text(name: str, summary: dict[str, Any], skipped: list[str], every_branch: bool = False) -> str:
+    """What `show` prints for the recording `name`, its `show --json` document `summary`."""
+    entries: dict[str, Entry] = {entry["id"]: entry for entry in summary["turns"]}
+    tree = tree_of(summary)
+    branches = tree.branches()
+    many = f" in {counted(len(branches), 'branch', 'branches')}" if len(branches) > 1 else ""
+    out = [f"# {name} ({summary['format']}, {counted(len(entries), 'turn')}{many})"]
+    out += [f"[skipped] {call}" for call in skipped]
+    if every_branch:
+        printed: set[str] = set()
+        for path in branches:
+            active = " (active)" if path == tree.branch() else ""
+            out.append(f"\n## Branch {' > '.join(path)}{active}")
+            shared = [node_id for node_id in path if node_id in printed]
+            if shared:
+                out.append(f"(turns {' > '.join(shared)} as above)")
+            out += _branch(tree, entries, path, printed, "###")
+            printed.update(path)
+    else:
+        out += _branch(tree, entries, tree.branch(), set(), "##")
+        if len(branches) > 1:
+            others = counted(len(branches) - 1, "other branch", "other branches")
+            out.append(f"\n({others}: `chatterm show --all` prints every branch)")
+    return "\n".join(out) + "\n"
+
+
+def _branch(
+    tree: ConversationTree, entries: dict[str, Entry], path: list[str], skip: set[str], level: str
+) -> list[str]:
+    """The lines of the turns of `path` not in `skip`, numbered along the branch (by id under `###`)."""
+    out: list[str] = []
+    earlier: list[Any] = []
+    number = 0
+    for node_id in path:
+        entry = entries[node_id]
+        continued = entry.get("continues") is not None
+        number += 0 if continued else 1
+        messages = (entry["request"] or {}).get("messages") or []
+        if node_id not in skip:
+            if continued:
+                out += _answer(entry["response"], "[continued]")
+            else:
+                out.append(_heading(tree, node_id, entry, number if level == "##" else node_id, level))
+                out += [_message(message) for message in new_messages(messages, earlier) if isinstance(message, dict)]
+                out += _retried(entry) + _answer(entry["response"], "[assistant]")
+        if not continued:
+            earlier = messages  # (a continuation's request is the partial answer and a request to go on)
+    return out
+
+
+def _heading(tree: ConversationTree, node_id: str, entry: Entry, label: object, level: str) -> str:
+    model = entry["response"]["model"]
+    place, siblings = tree.position(node_id)
+    return (
+        f"\n{level} Turn {label}"
+        + (f" · {model}" if model else "")
+        + (f" · branch {place}/{siblings}" if siblings > 1 else "")
+    )
+
+
+def _message(message: dict[str, Any]) -> str:
+    return f"[{message.get('role', '?')}] {message_text(message)}"
+
+
+def _retried(entry: Entry) -> list[str]:
+    return [
+        f"[retried] {attempt['error']['message'] if attempt['error'] else 'an attempt that was retried'}"
+        for attempt in entry["retried"]
+    ]
+
+
+def _answer(response: dict[str, Any], label: str) -> list[str]:
+    out = []
+    if response["reasoning"]:
+        out.append(f"[reasoning] {response['reasoning']}")
+    if response["content"]:
+        out.append(f"{label} {response['content']}")
+    for call in response["tool_calls"]:
+        out.append(f"[tool call] {call['name']}({call['arguments']})")
+    if response["usage"]:
+        usage = response["usage"]
+        out.append(
+            f"[usage] prompt {usage['prompt_tokens']}, completion {usage['completion_tokens']}"
+            + (f", reasoning {usage['reasoning_tokens']}" if usage["reasoning_tokens"] is not None else "")
+        )
+    if response["error"]:
+        out.append(f"[error] {response['error']['message']}")
+    return out
+
+
+def new_messages(messages: list[Any], earlier: list[Any]) -> list[Any]:
+    """The messages a turn's request adds to the one before it: a conversation sends its whole history each turn,
+    and the previous turn's messages and answer were printed with it. All of them when the history differs."""
+    if not earlier or messages[: len(earlier)] != earlier:
+        return messages
+    added = messages[len(earlier) :]
+    if added and isinstance(added[0], dict) and added[0].get("role") == "assistant":
+        added = added[1:]  # (the previous answer, sent back)
+    return added
