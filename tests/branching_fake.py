@@ -20,9 +20,14 @@ class FakeProvider(httpx.AsyncBaseTransport):
         self.requests: list[list[dict[str, Any]]] = []
         self.cut_next = False
         """The next answer stops mid-way (no finish, no `[DONE]`): an answer cut short."""
+        self.overloaded = 0
+        """How many of the next requests are answered 503 (to be retried at once: `Retry-After: 0`)."""
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         body = json.loads(await request.aread())
+        if self.overloaded:
+            self.overloaded -= 1
+            return httpx.Response(503, headers={"retry-after": "0"}, json={"error": {"message": "overloaded"}})
         self.requests.append(body["messages"])
         answer = f"answer {len(self.requests)}"
         events = [{"choices": [{"index": 0, "delta": {"content": word}}]} for word in (answer[:4], answer[4:])]

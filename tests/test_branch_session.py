@@ -147,3 +147,20 @@ async def test_an_opened_session_goes_on_in_its_tree(tmp_path: Path) -> None:
     assert provider.requests[-1] == [user("one"), assistant("answer 1"), user("two")]
     reopened = recorded_tree(load_recording(tmp_path / "t.yaml")).tree
     assert reopened.branches() == [[first, reopened.branch()[-1]], ["2"]]
+
+
+async def test_a_retried_attempt_gives_its_place_to_the_attempt_that_answers(tmp_path: Path) -> None:
+    provider = FakeProvider()
+    path = tmp_path / "s.yaml"
+    session = fake_session(provider, path)
+    session.add_prompt("one")
+    await answer(session)
+    provider.overloaded = 1
+    session.add_prompt("two")
+    await answer(session)
+    await session.aclose()
+    recording = load_recording(path)
+    assert [i.meta["id"] for i in recording.interactions] == ["1", "2", "3"]
+    assert [i.meta["parent"] for i in recording.interactions] == [None, "1", "1"]
+    assert session.tree.branch() == ["1", "3"]
+    assert recorded_tree(recording).tree.branch() == ["1", "3"]
