@@ -79,8 +79,9 @@ def test_switches_load_back_and_choose_the_active_branch(tmp_path: Path) -> None
     recording = load_recording(path)
     assert recording.switches == [Switch("2", 3)]
     assert recorded_tree(recording).tree.branch() == ["1", "2"]
-    tail, total = load_tail(path, 1)
-    assert (total, tail.switches) == (3, [Switch("2", 3)])
+    for count in (1, 5):  # (the file cut before its last item, and read whole)
+        tail, total = load_tail(path, count)
+        assert (total, tail.switches) == (3, [Switch("2", 3)])
 
 
 def test_the_sessions_list_reads_and_renames_a_branched_session(tmp_path: Path) -> None:

@@ -312,10 +312,11 @@ class ChatScreen(Screen[None]):
     async def _show_at_once(self, recording: Recording, earlier: int = 0) -> Reply | None:
         """A recording shown finished: only the last OPENED_TURNS mounted (`earlier` turns not loaded). Returns the
         reply of its last exchange (for the history: an answer is decoded once)."""
-        from chatterm.cassette.summary import answers, reply_of
+        from chatterm.cassette.branches import active_answers
+        from chatterm.cassette.summary import reply_of
 
         await self.put_away_welcome()
-        interactions = answers(recording).interactions  # (a turn retried shows as the attempt that answered it)
+        interactions = active_answers(recording).interactions  # (the active branch; a retried turn's answering attempt)
         first_shown = max(len(interactions) - OPENED_TURNS, 0)
         widgets: list[Widget] = []
         reply = None
@@ -447,9 +448,9 @@ class ChatScreen(Screen[None]):
     async def _load_history(self, path: Path, tail: Recording, last: Reply | None) -> None:
         """The rest of a long recording, for the history, the session file and export (`last`: the reply of its last
         exchange, shown already)."""
+        from chatterm.cassette.branches import active_answers
         from chatterm.cassette.load import load_recording
         from chatterm.cassette.model import Recording, RecordingError
-        from chatterm.cassette.summary import answers
 
         session = await self.ready()
         await asyncio.sleep(0.05)  # let the screen show what is there before the rest is parsed
@@ -458,22 +459,22 @@ class ChatScreen(Screen[None]):
         except RecordingError as exc:
             notify(self, f"only the last turns could be loaded: {exc}", severity="warning")
             recording = tail
-        shown = len(answers(tail).interactions)
-        earlier = answers(recording).interactions[: -shown or None]  # the tail's turns are there already
+        shown = len(active_answers(tail).interactions)
+        earlier = active_answers(recording).interactions[: -shown or None]  # the tail's turns are there already
         self.turns[:0] = await asyncio.to_thread(_export_turns, Recording(recording.format, earlier))
         session.load_history(recording, last)
 
     @work(exclusive=True, group="answer")
     async def replay(self, recording: Recording, speed: float, instant: bool) -> None:
         """Re-stream every recorded answer at its pace (or show them at once), then let the user go on live."""
-        from chatterm.cassette.summary import answers
+        from chatterm.cassette.branches import active_answers
         from chatterm.chat.session import replay_client
 
         session = await self.ready()
         if instant:
             await self._replay_at_once(session, recording)
             return
-        answered = answers(recording)  # one turn per question asked, however many attempts it took
+        answered = active_answers(recording)  # the active branch, one turn per question however many attempts
         client = replay_client(answered, speed, instant, session.choice)
         pacing = asyncio.ensure_future(self._pace(client, answered))
         self._pacing, skipped = pacing, False
@@ -552,6 +553,7 @@ def _answered_by(interaction: Interaction, reply: Reply | None) -> str | None:
 
 
 def _export_turns(recording: Recording) -> list[ExportTurn]:
-    from chatterm.cassette.summary import answers, reply_of
+    from chatterm.cassette.branches import active_answers
+    from chatterm.cassette.summary import reply_of
 
-    return [_export_turn(interaction, reply_of(interaction)) for interaction in answers(recording).interactions]
+    return [_export_turn(interaction, reply_of(interaction)) for interaction in active_answers(recording).interactions]
