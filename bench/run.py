@@ -4,6 +4,7 @@
     python3 -m bench.run --quick    # a short smoke of each (CI runs this as its own step)
     python3 -m bench.run --app "elia" --ready "Send"   # S1/S2 for another app (see bench/README.md)
     python3 -m bench.run --only over-time   # only the rows of bench/overtime.py (printed, not written)
+    python3 -m bench.tree                   # only the branched session's opening (bench/tree.py), printed
 
 Writes bench/RESULTS.md unless --no-write.
 """
@@ -30,6 +31,7 @@ from bench.blackbox import Terminal, first_frame, fresh_env, run_app
 from bench.headless import headless, resize_stall
 from bench.native import SHAPES
 from bench.server import BenchServer, Scenario
+from bench.tree import compare as branched_open
 
 ROOT = Path(__file__).resolve().parent
 NATIVE = tuple(SHAPES)
@@ -285,6 +287,16 @@ def main() -> int:
     opened = open_session(session)
     add("500-turn session: time to interactive", f"{opened['interactive']:.2f} s", "", "<= 1.5 s")
     add("500-turn session: RSS", f"{opened['rss_mb']:.0f} MB", "", "<= 250 MB")
+    branched_turns, branches = (500, 50) if not args.quick else (50, 5)
+    tree = branched_open(branched_turns, branches, runs=5 if not args.quick else 1)
+    for key, what in (("opened", "opened (tail of the active branch)"), ("whole", "whole history")):
+        branched, linear = tree["branched"][key], tree["linear"][key]
+        add(
+            f"{branched_turns} turns, {branches} branches: {what}, core",
+            f"{branched:.2f} s (linear {linear:.2f} s)",
+            f"{branched / linear:.2f}x",
+            "<= 1.1x the linear",
+        )
     add("show --json of a 10 MB recording", f"{show_big(10 * scale):.2f} s", "", "<= 1.5 s")
     over_time(add, args.quick)
     return _finish(rows, args, "chatterm")

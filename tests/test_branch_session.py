@@ -8,7 +8,8 @@ from pathlib import Path
 import vcr
 
 from chatterm.cassette.branches import recorded_tree
-from chatterm.cassette.load import load_recording
+from chatterm.cassette.load import load_recording, load_tail
+from chatterm.cassette.model import Switch
 from chatterm.conversation.continuation import CONTINUE_PROMPT, continuation_messages
 from chatterm.conversation.reply import Reply
 from tests.branching_fake import FakeProvider, answer, fake_session
@@ -164,3 +165,28 @@ async def test_a_retried_attempt_gives_its_place_to_the_attempt_that_answers(tmp
     assert [i.meta["parent"] for i in recording.interactions] == [None, "1", "1"]
     assert session.tree.branch() == ["1", "3"]
     assert recorded_tree(recording).tree.branch() == ["1", "3"]
+
+
+async def test_a_long_branched_session_opens_on_the_tail_of_its_active_branch(tmp_path: Path) -> None:
+    provider = FakeProvider()
+    path = tmp_path / "s.yaml"
+    session = fake_session(provider, path)
+    for number in range(12):
+        provider.overloaded = 1 if number == 10 else 0  # (an attempt retried on the way: ids 11 and 12)
+        session.add_prompt(f"first {number}")
+        await answer(session)
+    first_leaf = session.tree.active
+    assert first_leaf == "13"
+    session.edit(session.tree.branch()[4], "edited")  # a second branch from the fifth turn, longer than the first
+    await answer(session)
+    for number in range(12):
+        session.add_prompt(f"second {number}")
+        await answer(session)
+    session.switch_branch(first_leaf)
+    await session.aclose()
+    tail, total = load_tail(path, 3)
+    assert total == 13, "the interactions of the active branch"
+    assert [i.meta["id"] for i in tail.interactions] == ["11", "12", "13"]
+    assert tail.interactions[-1].request is not None and b"first 11" in tail.interactions[-1].request.body
+    assert tail.switches == [Switch("13", 26)]
+    assert recorded_tree(load_recording(path)).active()[-2:] == recorded_tree(tail).active()

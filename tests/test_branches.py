@@ -79,9 +79,10 @@ def test_switches_load_back_and_choose_the_active_branch(tmp_path: Path) -> None
     recording = load_recording(path)
     assert recording.switches == [Switch("2", 3)]
     assert recorded_tree(recording).tree.branch() == ["1", "2"]
-    for count in (1, 5):  # (the file cut before its last item, and read whole)
+    for count, taken_from in ((1, 2), (5, 3)):  # (the active branch's last item, and the file read whole)
         tail, total = load_tail(path, count)
-        assert (total, tail.switches) == (3, [Switch("2", 3)])
+        assert (total, tail.switches) == (taken_from, [Switch("2", 3)])
+        assert recorded_tree(tail).active()[-1].meta["id"] == "2"
 
 
 def test_the_sessions_list_reads_and_renames_a_branched_session(tmp_path: Path) -> None:

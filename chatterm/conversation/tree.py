@@ -163,6 +163,10 @@ class ConversationTree:
         return self.active
 
     def _activate(self, leaf: str) -> None:
+        parent = self.nodes[leaf].parent
+        if parent is not None and parent == self.active:  # the branch grows: above, each node chose its way already
+            self._chosen[parent] = self.active = leaf
+            return
         self.active = leaf
         current: str | None = leaf
         while current is not None:
