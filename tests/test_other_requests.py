@@ -34,8 +34,11 @@ def exchange(method: str, uri: str, body: Any, status: int, content_type: str, a
     }
 
 
-def chat(prompt: str) -> str:
-    return json.dumps({"model": "m-1", "messages": [{"role": "user", "content": prompt}], "stream": True})
+def chat(*history: str) -> str:
+    """A chat request carrying its conversation: user prompts and answers in turn, the prompt last."""
+    roles = ["user", "assistant"] * len(history)
+    messages = [{"role": role, "content": text} for role, text in zip(roles, history, strict=False) if text]
+    return json.dumps({"model": "m-1", "messages": messages, "stream": True})
 
 
 def sse(payload: dict[str, Any]) -> str:
@@ -43,7 +46,10 @@ def sse(payload: dict[str, Any]) -> str:
 
 
 def suite_cassette(path: Path) -> Path:
-    """What vcrpy records around one chat call in a test suite, and two chat calls answered with what is not one."""
+    """What vcrpy records around one chat call in a test suite, and two chat calls answered with what is not one (the
+    three one conversation, each request carrying the ones before)."""
+    earlier = ("first question", "Hello there.", "second question")
+    second, third = chat(*earlier), chat(*earlier, "", "third question")
     interactions = [
         exchange("GET", f"{API}/models", None, 200, "application/json", json.dumps(MODELS)),
         exchange(
@@ -64,10 +70,8 @@ def suite_cassette(path: Path) -> Path:
         ),
         exchange("POST", f"{API}/chat/completions", chat("first question"), 200, "text/event-stream", sse(ANSWER)),
         exchange("GET", "https://www.example.test/", None, 200, "text/html", "<!doctype html><p>home</p>"),
-        exchange(
-            "POST", f"{API}/chat/completions", chat("second question"), 200, "application/json", json.dumps(EMBEDDINGS)
-        ),
-        exchange("POST", f"{API}/chat/completions", chat("third question"), 200, "text/plain", "upstream says no"),
+        exchange("POST", f"{API}/chat/completions", second, 200, "application/json", json.dumps(EMBEDDINGS)),
+        exchange("POST", f"{API}/chat/completions", third, 200, "text/plain", "upstream says no"),
     ]
     path.write_text(yaml.safe_dump({"interactions": interactions, "version": 1}))
     return path

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
+from chatterm.cassette.branches import active_answers
 from chatterm.cassette.load import load_recording
 from chatterm.cassette.model import Recording
 from chatterm.ui.app import SPEEDS, ChatApp
@@ -75,7 +76,7 @@ async def test_every_recording_replays_on_screen_exactly(path: Path) -> None:
     app = app_for(replay=recording, speed=_paced(recording), save_sessions=False)
 
     async def replayed(pilot: Pilot[None], app: ChatApp) -> None:
-        await wait_for(pilot, lambda: answers_done(app, len(recording.interactions)), 60)
+        await wait_for(pilot, lambda: answers_done(app, len(active_answers(recording).interactions)), 60)
         await wait_for(pilot, lambda: "Replay finished" in str(app.chat_screen.conversation_view.children[-1].render()))
 
     await checked(app, replayed)
