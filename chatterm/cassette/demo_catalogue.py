@@ -22,6 +22,10 @@ ENOUGH = 2
 """The score a prompt needs to be answered with a recording: one word the recording alone is about, or two words
 it is about among others."""
 
+MODEL = "chatterm-demo"
+"""The demo's model: named before any answer, and in the demo's own answers (its recordings' and the one it makes up
+when none is close)."""
+
 _WORD = re.compile(r"[a-z0-9]+")
 
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from pydantic import ValidationError
 
+from chatterm.cassette.demo_catalogue import MODEL as DEMO_MODEL
 from chatterm.net.endpoint import Endpoint
 from chatterm.settings.config import Settings
 from chatterm.settings.errors import problem
@@ -95,7 +96,7 @@ def choose(
     else:
         name = profile or default_profile(settings)
         if name == DEMO:
-            choice = Choice(DEMO, Endpoint(base_url="", model=model or "grok-code-fast-1"))
+            choice = Choice(DEMO, Endpoint(base_url="", model=model or DEMO_MODEL))
         else:
             chosen = settings.profiles.get(name)
             if chosen is None:
