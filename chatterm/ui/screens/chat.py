@@ -23,13 +23,14 @@ from chatterm.ui.memory import collect_when_idle
 from chatterm.ui.plain import notify
 from chatterm.ui.render.compositor import RowCompositor
 from chatterm.ui.render.widgets import install_compositor
+from chatterm.ui.screens.recorded import answered_by, export_turn, export_turns, messages_of, opening
 from chatterm.ui.widgets.composer import Composer
 from chatterm.ui.widgets.conversation import ConversationView
 from chatterm.ui.widgets.earlier import LoadEarlier
 from chatterm.ui.widgets.messages import AssistantMessage, InfoMessage, UserMessage
 from chatterm.ui.widgets.queued import QueuedPrompt
 from chatterm.ui.widgets.status import StatusLine
-from chatterm.ui.widgets.tools import ToolCallBlock, place
+from chatterm.ui.widgets.tools import ToolCallBlock
 from chatterm.ui.widgets.welcome import WelcomeCard
 
 if TYPE_CHECKING:
@@ -214,7 +215,7 @@ class ChatScreen(Screen[None]):
 
         await self.put_away_welcome()
         self.turns.append(ExportTurn(prompt=user_text(interaction)))
-        widgets = _opening(interaction, earlier, shown)
+        widgets = opening(interaction, earlier, shown)
         for block in shown:  # (the answer above is on screen: its calls take their results now)
             await block.show_results()
         if widgets:
@@ -323,11 +324,11 @@ class ChatScreen(Screen[None]):
         shown: list[ToolCallBlock] = []
         for number, interaction in enumerate(interactions):
             reply = reply_of(interaction)
-            turn = _export_turn(interaction, reply)
+            turn = export_turn(interaction, reply)
             self.turns.append(turn)
             if number >= first_shown:
-                widgets += _opening(interaction, before, shown)
-            before = _messages(interaction)
+                widgets += opening(interaction, before, shown)
+            before = messages_of(interaction)
             if number < first_shown:
                 continue
             message = AssistantMessage(show_reasoning=self.show_reasoning, timed=False)
@@ -345,7 +346,7 @@ class ChatScreen(Screen[None]):
             widgets[:0] = [self._earlier, self._load_earlier]
         await self.conversation_view.mount_all(widgets)
         if interactions:
-            self.status.show_answer(_answered_by(interactions[-1], reply), reply.usage if reply else None)
+            self.status.show_answer(answered_by(interactions[-1], reply), reply.usage if reply else None)
         for message in self.messages():
             notice, reasoning_tokens = message.preset
             await message.finish(notice=notice, reasoning_tokens=reasoning_tokens)
@@ -460,7 +461,7 @@ class ChatScreen(Screen[None]):
             recording = tail
         shown = len(answers(tail).interactions)
         earlier = answers(recording).interactions[: -shown or None]  # the tail's turns are there already
-        self.turns[:0] = await asyncio.to_thread(_export_turns, Recording(recording.format, earlier))
+        self.turns[:0] = await asyncio.to_thread(export_turns, Recording(recording.format, earlier))
         session.load_history(recording, last)
 
     @work(exclusive=True, group="answer")
@@ -501,7 +502,7 @@ class ChatScreen(Screen[None]):
         shown: list[ToolCallBlock] = []
         for interaction in answered.interactions:
             await self._open_turn(interaction, earlier, shown)
-            earlier = _messages(interaction)
+            earlier = messages_of(interaction)
             message = await self._mount_answer()
             self.status.begin(interaction.request.model if interaction.request else None)
             await self._stream_into(message, replayed(client, interaction))
@@ -521,37 +522,3 @@ class ChatScreen(Screen[None]):
         self._load_earlier = LoadEarlier()
         self.status.end("ready", None)
 
-
-def _messages(interaction: Interaction) -> list[Any]:
-    return interaction.request.messages if interaction.request is not None else []
-
-
-def _opening(interaction: Interaction, earlier: list[Any], shown: list[ToolCallBlock]) -> list[Widget]:
-    """The widgets a recorded turn opens with (its prompt, calls not on screen yet); its results go under the calls
-    `shown` (those of the answer above) where they answer one (`place`)."""
-    from chatterm.conversation.steps import turn_steps
-
-    if interaction.request is None:
-        return [UserMessage("(no request recorded)")]
-    placed = place(turn_steps(_messages(interaction), earlier), shown)
-    return [UserMessage(item) if isinstance(item, str) else item for item in placed]
-
-
-def _export_turn(interaction: Interaction, reply: Reply) -> ExportTurn:
-    from chatterm.chat.session import user_text
-
-    notice = reply.error.message if reply.error else reply.finish_notice
-    return ExportTurn(user_text(interaction), reply.content, reply.reasoning, notice)
-
-
-def _answered_by(interaction: Interaction, reply: Reply | None) -> str | None:
-    """The model a recorded answer came from: the provider's word, else chatterm's note, else the one asked for."""
-    noted = interaction.meta.get("model")
-    asked = interaction.request.model if interaction.request else None
-    return (reply.model if reply else None) or (noted if isinstance(noted, str) else None) or asked
-
-
-def _export_turns(recording: Recording) -> list[ExportTurn]:
-    from chatterm.cassette.summary import answers, reply_of
-
-    return [_export_turn(interaction, reply_of(interaction)) for interaction in answers(recording).interactions]
