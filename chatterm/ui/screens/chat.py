@@ -196,8 +196,14 @@ class ChatScreen(Screen[None]):
         self.composer.give_back(text)
         notify(self, "A prompt is queued already: Escape takes it back to edit.", severity="warning")
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Escape is offered (in the footer) only while there is something for it to stop or take back."""
+        return self.busy or self.queued.text is not None if action == "stop" else True
+
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        """An answer or a replay ended: send the prompt held meanwhile."""
+        """An answer or a replay started or ended: the footer says so; at its end, send the prompt held meanwhile."""
+        if event.worker.group == "answer":
+            self.refresh_bindings()
         ended = event.state in (WorkerState.SUCCESS, WorkerState.ERROR, WorkerState.CANCELLED)
         if ended and event.worker.group == "answer" and self.is_attached and not self.busy:
             text = self.queued.take()
@@ -521,4 +527,3 @@ class ChatScreen(Screen[None]):
         self._earlier = InfoMessage("", id="earlier")
         self._load_earlier = LoadEarlier()
         self.status.end("ready", None)
-

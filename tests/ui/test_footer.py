@@ -1,0 +1,56 @@
+"""The footer offers what can be done now: Escape's "Stop" only while an answer streams or a replay plays."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+from textual.widgets import Footer
+
+from chatterm.ui.app import ChatApp
+from chatterm.ui.widgets.messages import InfoMessage
+from tests.conftest import SEEDS
+from tests.scripted import ScriptedServer, sse_script
+from tests.ui.helpers import app_for, send, wait_for
+
+
+@pytest.fixture
+async def slow() -> AsyncIterator[ScriptedServer]:
+    server = ScriptedServer(answers=[sse_script("Hello world", answer_cuts=[5], gaps=[0.0, 1.0])])
+    await server.start()
+    yield server
+    await server.stop()
+
+
+def footer_text(app: ChatApp) -> str:
+    footer = app.chat_screen.query_one(Footer)
+    return " ".join(str(key.render()) for key in footer.children)
+
+
+def infos(app: ChatApp) -> str:
+    return " ".join(str(message.render()) for message in app.chat_screen.query(InfoMessage))
+
+
+def offers_stop(app: ChatApp) -> bool:
+    return "Stop" in footer_text(app)
+
+
+async def test_escape_is_offered_only_while_an_answer_streams(slow: ScriptedServer) -> None:
+    app = app_for(slow.url)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: app.session is not None and "New chat" in footer_text(app))
+        assert not offers_stop(app), "nothing streams"
+        await send(pilot, app, "first")
+        await wait_for(pilot, lambda: bool(app.chat_screen.messages()) and app.chat_screen.messages()[0].answer)
+        await wait_for(pilot, lambda: offers_stop(app))
+        await wait_for(pilot, lambda: app.chat_screen.messages()[0].finished)
+        await wait_for(pilot, lambda: not offers_stop(app))
+
+
+async def test_escape_is_offered_while_a_replay_plays_and_not_after_it() -> None:
+    app = app_for(replay=SEEDS / "xai_grok_simple_streaming.yaml", speed="1x", save_sessions=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: bool(app.chat_screen.messages()))
+        await wait_for(pilot, lambda: offers_stop(app))
+        await wait_for(pilot, lambda: "Replay finished" in infos(app))
+        await wait_for(pilot, lambda: not offers_stop(app))
