@@ -261,7 +261,17 @@ class ChatScreen(Screen[None]):
     async def _answer(self, message: AssistantMessage) -> None:
         self.status.begin()
         session = await self.ready()
-        await self._stream_into(message, session.stream())
+        if (await self._stream_into(message, session.stream())).error is not None:
+            self._give_back_held()
+
+    def _give_back_held(self) -> None:
+        """An answer ended in an error: the prompt held for after it is not sent (it would follow an answer that is
+        not there), it goes back to the composer."""
+        held = self.queued.take()
+        if held is not None:
+            self.composer.give_back(held)
+            notice = "Queued prompt not sent: the answer ended in an error. It is back in the composer; Ctrl+R retries."
+            notify(self, notice, severity="warning", timeout=8)
 
     async def _stream_into(self, message: AssistantMessage, events: AsyncIterator[Event]) -> Reply:
         """Feed one answer's events into its message; a stop keeps the partial answer."""
