@@ -41,7 +41,7 @@ async def test_escape_is_offered_only_while_an_answer_streams(slow: ScriptedServ
         await wait_for(pilot, lambda: app.session is not None and "New chat" in footer_text(app))
         assert not offers_stop(app), "nothing streams"
         await send(pilot, app, "first")
-        await wait_for(pilot, lambda: bool(app.chat_screen.messages()) and app.chat_screen.messages()[0].answer)
+        await wait_for(pilot, lambda: bool(app.chat_screen.messages()) and bool(app.chat_screen.messages()[0].answer))
         await wait_for(pilot, lambda: offers_stop(app))
         await wait_for(pilot, lambda: app.chat_screen.messages()[0].finished)
         await wait_for(pilot, lambda: not offers_stop(app))
