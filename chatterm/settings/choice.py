@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from pydantic import ValidationError
 
-from chatterm.cassette.demo_catalogue import MODEL as DEMO_MODEL
+from chatterm.cassette import demo_catalogue
 from chatterm.net.endpoint import Endpoint
 from chatterm.settings.config import Settings
 from chatterm.settings.errors import problem
@@ -16,6 +16,8 @@ from chatterm.settings.keys import find_key, keyring_keys
 from chatterm.settings.profile import ProfileSettings
 
 DEMO = "demo"
+DEMO_MODEL = demo_catalogue.MODEL
+"""The model the demo profile names before any answer: the one its answers name."""
 
 
 class ResolveError(Exception):
