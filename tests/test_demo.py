@@ -31,7 +31,7 @@ RECORDED = [entry for entry in CATALOGUE if not entry.file.startswith("xai_")]
         ("Write me a Python function to merge two sorted lists", "def merge_sorted(", ""),
         ("tell me the history of terminals", "VT100", ""),
         ("list the prime numbers below 1000", "2, 3, 5, 7, 11", "stopped at the token limit"),
-        ("what happens if the provider is overloaded?", "second attempt", "retrying in 1.0 s"),
+        ("what happens if the provider is overloaded?", "second attempt", "Retrying in 1.0 s"),
         ("Say hi in Portuguese", "Oi!", ""),
     ],
 )
@@ -149,3 +149,11 @@ def test_ask_in_the_demo_does_not_answer_one_shared_word_with_a_recording(prompt
     result = run_chatterm("ask", prompt)
     assert result.code == 0, result.stderr
     assert "offline demo" in result.stdout and "def merge_sorted(" not in result.stdout
+
+
+def test_the_retry_notice_punctuates_a_provider_s_message_once() -> None:
+    result = run_chatterm("ask", "what happens if the provider is overloaded?")
+    assert result.code == 0, result.stderr
+    (warning,) = [line for line in result.stderr.splitlines() if line.startswith("chatterm: warning:")]
+    said = "HTTP 503: The server is overloaded, please try again in a moment. Retrying in 1.0 s"
+    assert warning == f"chatterm: warning: {said}"
