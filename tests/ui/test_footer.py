@@ -1,4 +1,5 @@
-"""The footer offers what can be done now: Escape's "Stop" only while an answer streams or a replay plays."""
+"""The footer offers what can be done now (Escape's "Stop" only while an answer streams or a replay plays), each
+binding whole at any width: a narrow terminal drops bindings, never cuts one."""
 
 from __future__ import annotations
 
@@ -6,12 +7,13 @@ from collections.abc import AsyncIterator
 
 import pytest
 from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
 
 from chatterm.ui.app import ChatApp
 from chatterm.ui.widgets.messages import InfoMessage
 from tests.conftest import SEEDS
 from tests.scripted import ScriptedServer, sse_script
-from tests.ui.helpers import app_for, send, wait_for
+from tests.ui.helpers import app_for, send, settled, wait_for
 
 
 @pytest.fixture
@@ -54,3 +56,28 @@ async def test_escape_is_offered_while_a_replay_plays_and_not_after_it() -> None
         await wait_for(pilot, lambda: offers_stop(app))
         await wait_for(pilot, lambda: "Replay finished" in infos(app))
         await wait_for(pilot, lambda: not offers_stop(app))
+
+
+def keys(app: ChatApp) -> tuple[list[FooterKey], FooterKey]:
+    footer = app.chat_screen.query_one(Footer)
+    (palette,) = footer.query(".-command-palette")
+    assert isinstance(palette, FooterKey)
+    return [key for key in footer.query(FooterKey) if key is not palette], palette
+
+
+@pytest.mark.parametrize("width", [45, 60, 100])
+async def test_the_footer_shows_whole_bindings_at_any_width(width: int) -> None:
+    app = app_for()
+    async with app.run_test(size=(width, 24)) as pilot:
+        await wait_for(pilot, lambda: app.session is not None and "New chat" in footer_text(app))
+        await settled(pilot)
+        bindings, palette = keys(app)
+        shown = [key for key in bindings if key.display]
+        assert shown and shown[0].description == "New chat"
+        for key in shown:
+            assert key.region.right <= palette.region.x, f"{key.description!r} runs under the palette's key"
+        if width == 100:
+            assert shown == bindings
+        else:
+            assert len(shown) < len(bindings)
+            assert "Help" in [key.description for key in shown], "the key that tells the others is kept longest"

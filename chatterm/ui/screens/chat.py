@@ -13,7 +13,6 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer
 from textual.worker import Worker, WorkerState
 
 from chatterm.conversation.export import ExportTurn
@@ -27,6 +26,7 @@ from chatterm.ui.screens.recorded import answered_by, export_turn, export_turns,
 from chatterm.ui.widgets.composer import Composer
 from chatterm.ui.widgets.conversation import ConversationView
 from chatterm.ui.widgets.earlier import LoadEarlier
+from chatterm.ui.widgets.footer import ChatFooter
 from chatterm.ui.widgets.messages import AssistantMessage, InfoMessage, UserMessage
 from chatterm.ui.widgets.queued import QueuedPrompt
 from chatterm.ui.widgets.status import StatusLine
@@ -111,7 +111,7 @@ class ChatScreen(Screen[None]):
             yield self.queued
             yield self.composer
             yield self.status
-        yield Footer()
+        yield ChatFooter()
 
     def on_screen_suspend(self) -> None:
         if self._rows is not None:
