@@ -71,7 +71,7 @@ def _remembered_speed() -> str:
 
 class ChatApp(ChatOptions):
     TITLE = "chatterm"
-    COMMANDS = ChatOptions.COMMANDS | {ChatCommands}
+    COMMANDS = {ChatCommands}  # (Textual's system commands too, after chatterm's)
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True), *EFFORT_BINDINGS]
     CSS = NO_COLOR_CSS
 
