@@ -25,8 +25,9 @@ DROPPED_SYSTEM_COMMANDS = {"Keys", "Maximize", "Minimize"}
 app's own (a maximized composer hides the conversation it writes to)."""
 
 
-def chat_commands(app: ChatApp) -> list[Command]:
-    """chatterm's commands, for the palette and the help screen. Choosing a theme is Textual's "Theme"."""
+def chat_commands(app: ChatApp, marked: bool = True) -> list[Command]:
+    """chatterm's commands, for the palette and the help screen. Choosing a theme is Textual's "Theme". `marked`:
+    the replay speed in force says so (the palette's; the help lists the commands, not the state)."""
     commands: list[Command] = [
         ("New chat", "Start a new conversation", app.action_new_chat),
         ("Retry", "Ask again after an error or a stop (Ctrl+R)", app.action_retry),
@@ -43,7 +44,7 @@ def chat_commands(app: ChatApp) -> list[Command]:
     ]
     for speed in ("instant", "1x", "2x", "4x"):
         pace = "Pace of the sessions opened with Ctrl+O (remembered)"
-        name = f"Replay speed: {speed}" + (" (current)" if speed == app.replay_speed else "")
+        name = f"Replay speed: {speed}" + (" (current)" if marked and speed == app.replay_speed else "")
         commands.append((name, pace, partial(app.set_replay_speed, speed)))
     return commands
 
