@@ -330,6 +330,7 @@ class ChatScreen(Screen[None]):
         """A recording shown finished: only the last OPENED_TURNS mounted (`earlier` turns not loaded). Returns the
         reply of its last exchange (for the history: an answer is decoded once)."""
         from chatterm.cassette.summary import answers, reply_of
+        from chatterm.cassette.timing import thinking_time
 
         await self.put_away_welcome()
         interactions = answers(recording).interactions  # (a turn retried shows as the attempt that answered it)
@@ -349,6 +350,7 @@ class ChatScreen(Screen[None]):
                 continue
             message = AssistantMessage(show_reasoning=self.show_reasoning, timed=False)
             if reply.reasoning:
+                message.recorded_thinking = thinking_time(interaction.response)
                 message.add_reasoning(reply.reasoning)
             message.add_answer(reply.content)
             for index, call in sorted(reply.tool_calls.items()):
@@ -512,6 +514,7 @@ class ChatScreen(Screen[None]):
         await self.info("Replay finished. Type to continue the conversation live.")
 
     async def _pace(self, client: ChatClient, answered: Recording) -> None:
+        from chatterm.cassette.timing import thinking_time
         from chatterm.chat.session import replayed
 
         earlier: list[Any] = []
@@ -520,6 +523,7 @@ class ChatScreen(Screen[None]):
             await self._open_turn(interaction, earlier, shown)
             earlier = messages_of(interaction)
             message = await self._mount_answer()
+            message.recorded_thinking = thinking_time(interaction.response)
             self.status.begin(interaction.request.model if interaction.request else None)
             await self._stream_into(message, replayed(client, interaction))
             shown = message.tools.blocks
