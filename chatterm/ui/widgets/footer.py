@@ -1,39 +1,58 @@
-"""The footer: Textual's, fitted to the terminal's width by dropping whole bindings, never by cutting one.
+"""The footer: Textual's, fitted to the terminal's width by leaving out whole bindings, never by cutting one.
 
-Bindings go from the right, the help key last: it is the one that tells the others.
+A binding that does not wholly fit before the palette's key (docked on the right, drawn over the others) is left
+blank: the footer keeps its layout, so fitting it at a resize repaints its keys and moves nothing else.
 """
 
 from __future__ import annotations
 
 from rich.cells import cell_len
-from textual import events
+from rich.text import Text
+from textual import events, on
+from textual.app import ComposeResult
+from textual.reactive import reactive
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
 
-KEPT_LONGEST = ("app.show_help",)
-"""The actions whose keys stay while any other can go."""
+
+class FittedKey(FooterKey):
+    """A footer key drawn blank (and not clicked) when the footer has no room for all of it."""
+
+    shown = reactive(True)
+
+    def render(self) -> Text:
+        text = super().render()
+        return text if self.shown else Text(" " * cell_len(text.plain), style=self.rich_style)
+
+    @on(events.MouseDown)
+    def _left_out(self, event: events.MouseDown) -> None:
+        if not self.shown:
+            event.prevent_default()  # (before Textual's handler, which would press the key)
 
 
 def width(key: FooterKey) -> int:
     """The columns `key` takes in the footer: its text, padding, border and margin."""
-    return cell_len(key.render().plain) + key.styles.gutter.width + key.styles.margin.width
-
-
-def dropped(keys: list[FooterKey], room: int) -> set[FooterKey]:
-    """The keys to leave out so that the others fit in `room` columns: from the right, KEPT_LONGEST last."""
-    total = sum(width(key) for key in keys)
-    order = [key for key in reversed(keys) if key.action not in KEPT_LONGEST]
-    order += [key for key in reversed(keys) if key.action in KEPT_LONGEST]
-    left_out: set[FooterKey] = set()
-    for key in order:
-        if total <= room:
-            break
-        left_out.add(key)
-        total -= width(key)
-    return left_out
+    return cell_len(FooterKey.render(key).plain) + key.styles.gutter.width + key.styles.margin.width
 
 
 class ChatFooter(Footer):
+    def compose(self) -> ComposeResult:
+        for widget in super().compose():
+            if type(widget) is FooterKey:
+                fitted = FittedKey(
+                    widget.key,
+                    widget.key_display,
+                    widget.description,
+                    widget.action,
+                    disabled=widget._disabled,
+                    tooltip=str(widget.tooltip or ""),
+                    classes=" ".join(widget.classes - {"-disabled"}),
+                )
+                if "-command-palette" not in widget.classes:
+                    fitted.data_bind(compact=Footer.compact)
+                widget = fitted
+            yield widget
+
     async def recompose(self) -> None:
         await super().recompose()  # (the bindings changed)
         self._fit()
@@ -42,8 +61,10 @@ class ChatFooter(Footer):
         self._fit()
 
     def _fit(self) -> None:
-        keys = [key for key in self.query_children(FooterKey) if not key.has_class("-command-palette")]
-        palette = [width(key) for key in self.query_children(FooterKey) if key.has_class("-command-palette")]
-        left_out = dropped(keys, self.size.width - sum(palette))
+        keys = [key for key in self.query_children(FittedKey)]
+        palette = sum(width(key) for key in keys if key.has_class("-command-palette"))
+        room = self.size.width - palette
         for key in keys:
-            key.display = key not in left_out
+            if not key.has_class("-command-palette"):
+                room -= width(key)
+                key.shown = room >= 0
