@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
 from dataclasses import dataclass
@@ -18,6 +19,8 @@ from chatterm.settings.profile import ProfileSettings
 DEMO = "demo"
 DEMO_MODEL = demo_catalogue.MODEL
 """The model the demo profile names before any answer: the one its answers name."""
+AD_HOC = "ad-hoc"
+"""The name of an endpoint given on the command line (`--base-url`), in place of a profile's."""
 
 
 class ResolveError(Exception):
@@ -94,7 +97,7 @@ def choose(
             )
         except ValidationError as exc:
             raise ResolveError(f"--base-url: {problem(exc.errors()[0])}") from None
-        choice = Choice("ad-hoc", endpoint_for(ad_hoc, model, key), f"env:{api_key_env}" if key else None)
+        choice = Choice(AD_HOC, endpoint_for(ad_hoc, model, key), f"env:{api_key_env}" if key else None)
     else:
         name = profile or default_profile(settings)
         if name == DEMO:
@@ -118,3 +121,15 @@ def choose(
     if api:
         choice.endpoint.api = api
     return choice
+
+
+def chosen_again(first: Choice, model: str | None = None) -> Choice:
+    """A choice made at start-up (an ad-hoc endpoint, which no profile holds), to switch back to: its endpoint as it
+    was given, asking for `model` when one is given."""
+    endpoint = dataclasses.replace(
+        first.endpoint,
+        model=model or first.endpoint.model,
+        headers=dict(first.endpoint.headers),
+        params=dict(first.endpoint.params),
+    )
+    return Choice(first.profile, endpoint, first.key_source)
