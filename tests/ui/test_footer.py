@@ -9,7 +9,7 @@ import pytest
 from textual.widgets import Footer
 
 from chatterm.ui.app import ChatApp
-from chatterm.ui.widgets.footer import FittedKey
+from chatterm.ui.render.footer import FittedKey
 from chatterm.ui.widgets.messages import InfoMessage
 from tests.conftest import SEEDS
 from tests.scripted import ScriptedServer, sse_script

@@ -21,12 +21,12 @@ from chatterm.events import Content, Event, ModelName, Reasoning, StreamWarning,
 from chatterm.ui.memory import collect_when_idle
 from chatterm.ui.plain import notify
 from chatterm.ui.render.compositor import RowCompositor
+from chatterm.ui.render.footer import footer
 from chatterm.ui.render.widgets import install_compositor
 from chatterm.ui.screens.recorded import answered_by, export_turn, export_turns, messages_of, opening
 from chatterm.ui.widgets.composer import Composer
 from chatterm.ui.widgets.conversation import ConversationView
 from chatterm.ui.widgets.earlier import LoadEarlier
-from chatterm.ui.widgets.footer import ChatFooter
 from chatterm.ui.widgets.messages import AssistantMessage, InfoMessage, UserMessage
 from chatterm.ui.widgets.queued import QueuedPrompt
 from chatterm.ui.widgets.status import StatusLine
@@ -111,7 +111,7 @@ class ChatScreen(Screen[None]):
             yield self.queued
             yield self.composer
             yield self.status
-        yield ChatFooter()
+        yield footer()
 
     def on_screen_suspend(self) -> None:
         if self._rows is not None:

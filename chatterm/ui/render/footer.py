@@ -1,7 +1,8 @@
 """The footer: Textual's, fitted to the terminal's width by leaving out whole bindings, never by cutting one.
 
 A binding that does not wholly fit before the palette's key (docked on the right, drawn over the others) is left
-blank: the footer keeps its layout, so fitting it at a resize repaints its keys and moves nothing else.
+blank: the footer keeps its layout, so fitting it at a resize repaints its keys and moves nothing else. Textual
+keeps its footer's keys (`FooterKey`) private, so `footer()` gives Textual's own footer on the stock path.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from textual.app import ComposeResult
 from textual.reactive import reactive
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
+
+from chatterm.ui.render.support import custom_rendering
 
 
 class FittedKey(FooterKey):
@@ -44,7 +47,7 @@ class ChatFooter(Footer):
                     widget.key_display,
                     widget.description,
                     widget.action,
-                    disabled=widget._disabled,
+                    disabled="-disabled" in widget.classes,
                     tooltip=str(widget.tooltip or ""),
                     classes=" ".join(widget.classes - {"-disabled"}),
                 )
@@ -68,3 +71,8 @@ class ChatFooter(Footer):
             if not key.has_class("-command-palette"):
                 room -= width(key)
                 key.shown = room >= 0
+
+
+def footer() -> Footer:
+    """The chat screen's footer: fitted where the render package's parts are used, Textual's own elsewhere."""
+    return ChatFooter() if custom_rendering() else Footer()
