@@ -523,9 +523,9 @@ class ChatScreen(Screen[None]):
         for interaction in answered.interactions:
             await self._open_turn(interaction, earlier, shown)
             earlier = messages_of(interaction)
+            self.status.begin(interaction.request.model if interaction.request else None)  # (as the answer appears)
             message = await self._mount_answer()
             message.recorded_thinking = thinking_time(interaction.response)
-            self.status.begin(interaction.request.model if interaction.request else None)
             await self._stream_into(message, replayed(client, interaction))
             shown = message.tools.blocks
 
