@@ -119,6 +119,19 @@ def test_streamed_answer_and_reasoning_pane_on_screen(terminal: Terminal, fault_
     assert not terminal.alive(), "Ctrl+Q quits"
 
 
+@pytest.mark.parametrize("api", ["anthropic", "gemini", "responses"])
+def test_each_native_api_streams_its_reasoning_then_its_answer(terminal: Terminal, fault_server: Any, api: str) -> None:
+    terminal.start(chatterm_command("--api", api, "--base-url", fault_server.url("ok"), "--model", "native-model"))
+    terminal.wait_for(lambda s: "Enter sends" in s)
+    terminal.send("Explain it", "Enter")
+    final = terminal.wait_for(lambda s: "ready" in s and "Thought" in s and "partial answer." in s)
+    assert final.index("Explain it") < final.index("Thought") < final.index("Hello, this is a partial answer.")
+    terminal.send("C-t")
+    shown = terminal.wait_for(lambda s: "Let me think about a short answer." in s)
+    assert shown.index("Let me think") < shown.index("Hello, this is a partial answer.")
+    terminal.send("C-q")
+
+
 def test_escape_sequences_do_not_clear_the_screen_or_reach_the_clipboard(
     terminal: Terminal, serve_recording: Callable[..., str], tmp_path: Path
 ) -> None:
