@@ -68,11 +68,21 @@ class ReasoningPane(Collapsible):
         """Add reasoning; only its last paragraph is re-wrapped (it can run to thousands of tokens)."""
         self.body.append(neutralize(text))
 
+    _closed_by_chatterm = False
+
+    def close(self) -> None:
+        """Closed by chatterm (its answer started or was shown finished), not by the reader: the conversation stays
+        where it is (at its end, for a session opened whole)."""
+        if not self.collapsed:
+            self._closed_by_chatterm = True
+            self.collapsed = True
+
     def scroll_visible(self, *args: Any, **kwargs: Any) -> None:
-        """A Collapsible scrolls itself into view when it opens or closes: not while its answer streams, when the
-        conversation follows the text (the pane closes as the answer starts)."""
+        """A Collapsible scrolls itself into view when it opens or closes: only when the reader opened or closed it,
+        not while its answer streams (the conversation follows the text) nor when chatterm closed it."""
+        closed_by_chatterm, self._closed_by_chatterm = self._closed_by_chatterm, False
         message = self.parent
-        if isinstance(message, AssistantMessage) and not message.finished:
+        if closed_by_chatterm or (isinstance(message, AssistantMessage) and not message.finished):
             return
         super().scroll_visible(*args, **kwargs)
 
@@ -191,7 +201,7 @@ class AssistantMessage(Vertical):
         """The answer has started: the reasoning pane closes, its title says for how long the model thought."""
         if self.reasoning_started is not None and self.reasoning_seconds is None:
             self.reasoning_seconds = self._thought()
-            self.reasoning_pane.collapsed = True
+            self.reasoning_pane.close()
             self.reasoning_pane.body.fit_height()
             self.set_reasoning_title()
 
@@ -239,7 +249,7 @@ class AssistantMessage(Vertical):
                 self.reasoning_seconds = self._thought()
             self.set_reasoning_title(reasoning_tokens)
             if self.answer or self.tools.blocks:
-                self.reasoning_pane.collapsed = True
+                self.reasoning_pane.close()
         if not self.answer:
             self.markdown.display = False
         if notice:
