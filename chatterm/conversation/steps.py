@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from chatterm.conversation.history import message_text
+from chatterm.conversation.reply import Reply
 from chatterm.conversation.tools import tool_calls
 
 ASSISTANT_ROLES = ("assistant", "model")
@@ -83,6 +84,11 @@ def turn_steps(messages: list[Any], earlier: list[Any]) -> list[Step]:
     steps = [step for message in messages for step in message_steps(message)]
     last = max((n for n, step in enumerate(steps) if isinstance(step, Prompt)), default=0)
     return steps[last:]
+
+
+def answer_calls(reply: Reply) -> list[CallMade]:
+    """The tool calls an answer made, in order."""
+    return [CallMade(call.id, call.name, call.arguments) for _, call in sorted(reply.tool_calls.items())]
 
 
 def added_messages(messages: list[Any], earlier: list[Any]) -> list[Any]:
