@@ -4,8 +4,8 @@ A tool-using conversation sends the model its calls back with their results: Ope
 `tool_calls` and a `tool` message per result (with the `tool_call_id` it answers), Anthropic as `tool_use` blocks in
 an assistant message and `tool_result` blocks in a user message, Gemini as `functionCall` parts in a `model` content
 and `functionResponse` parts after it, the Responses API as `function_call` and `function_call_output` input items.
-Each message reads here as the same few steps, so whatever shows a recorded
-turn (the app) shows the calls and results of every format alike, and never a result as something the user typed.
+Each message reads here as the same few steps, so whatever shows a recorded turn (the app, `show`, the export) shows
+the calls and results of every format alike, and never a result as something the user typed.
 """
 
 from __future__ import annotations

@@ -55,8 +55,10 @@ def messages(screen: ChatScreen) -> list[Copyable]:
             found.append(Copyable(f"You: {_preview(widget.text)}", widget.text, "Copied the prompt."))
         elif isinstance(widget, AssistantMessage) and (widget.answer or widget.tools.blocks):
             text = "\n\n".join(part for part in (widget.answer.rstrip(), _tools(widget.tools)) if part)
-            title = f"Answer: {_preview(widget.answer)}" if widget.answer else f"Tool calls: {_names(widget.tools)}"
-            found.append(Copyable(title, text, "Copied the answer."))
+            if widget.answer:
+                found.append(Copyable(f"Answer: {_preview(widget.answer)}", text, "Copied the answer."))
+            else:
+                found.append(Copyable(f"Tool calls: {_names(widget.tools)}", text, "Copied the tool calls."))
         elif isinstance(widget, ToolCalls) and widget.blocks:
             found.append(Copyable(f"Tool calls: {_names(widget)}", _tools(widget), "Copied the tool calls."))
     return found
