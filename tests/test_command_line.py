@@ -54,7 +54,8 @@ def test_show_prints_each_message_once_and_counts_turns_in_words() -> None:
     assert two.code == 0
     assert two.stdout.count("What's the weather in Florence") == 1
     assert two.stdout.count("[system]") == 1
-    assert "(govcr, 2 turns)" in two.stdout and "[tool] 40 C" in two.stdout
+    assert "(govcr, 2 turns)" in two.stdout
+    assert "[tool result] weather · functions.weather:0\n```\n40 C\n```" in two.stdout
     one = run_chatterm("show", str(SEEDS / "groq_llama33_stream.sse"))
     assert "(sse, 1 turn)" in one.stdout
 

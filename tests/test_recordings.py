@@ -27,8 +27,12 @@ def check_schema(data: dict[str, Any]) -> None:
     for turn in data["turns"]:
         request, response = turn["request"], turn["response"]
         if request is not None:
-            assert set(request) == {"method", "url", "model", "messages"}
+            assert set(request) == {"method", "url", "model", "messages", "tool_calls", "tool_results"}
             assert isinstance(request["messages"], list)
+            for call in request["tool_calls"]:
+                assert set(call) == {"id", "name", "arguments"}
+            for result in request["tool_results"]:
+                assert set(result) == {"call_id", "name", "content"} and isinstance(result["content"], str)
         assert set(response) == RESPONSE_KEYS
         assert isinstance(response["reasoning"], str) and isinstance(response["content"], str)
         assert response["status"] is None or isinstance(response["status"], int)

@@ -8,6 +8,7 @@ from chatterm.cassette.branches import recorded_tree
 from chatterm.cassette.decoded import reply_of
 from chatterm.cassette.exchange import RETRIED, other_call, turns
 from chatterm.cassette.model import Interaction, Recording
+from chatterm.conversation.steps import CallMade, request_tools
 
 __all__ = ["RETRIED", "answers", "asked_with", "reply_of", "request_summary", "skipped", "summarize", "turns"]
 
@@ -69,4 +70,23 @@ def summarize(recording: Recording, think_tags: bool = True) -> dict[str, Any]:
         entry["response"] = reply_of(attempts[-1], think_tags).as_dict()
         entry["retried"] = [reply_of(attempt, think_tags).as_dict() for attempt in attempts[:-1]]
         entries.append(entry)
+    add_request_tools(entries)
     return {"format": recording.format, "turns": entries, "active": recorded.tree.branch()}
+
+
+def add_request_tools(entries: list[dict[str, Any]]) -> None:
+    """Give each request the tool calls and results it adds to its parent's (`tool_calls`: calls from its history
+    that the parent's answer did not make; `tool_results`: each with the name of its tool), in one shape whatever the
+    API: the answer's own calls are its response's `tool_calls`."""
+    by_id = {entry["id"]: entry for entry in entries}
+    for entry in entries:
+        request = entry["request"]
+        if request is None:
+            continue
+        parent = by_id.get(entry["parent"])
+        earlier = (parent["request"] or {}).get("messages") or [] if parent is not None else []
+        made = parent["response"]["tool_calls"] if parent is not None else []
+        answered = [CallMade(call["id"], call["name"], call["arguments"]) for call in made]
+        calls, results = request_tools(request["messages"], earlier, answered)
+        request["tool_calls"] = [{"id": c.id, "name": c.name, "arguments": c.arguments} for c in calls]
+        request["tool_results"] = [{"call_id": r.call_id, "name": r.name, "content": r.text} for r in results]

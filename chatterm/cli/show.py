@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from chatterm.conversation.history import message_text
+from chatterm.cli.show_turn import answer_lines, request_lines
+from chatterm.conversation.steps import CallMade
 from chatterm.conversation.tree import ConversationTree, Node
 
 Entry = dict[str, Any]
@@ -63,6 +64,7 @@ def _branch(
     """The lines of the turns of `path` not in `skip`, numbered along the branch (by id under `###`)."""
     out: list[str] = []
     earlier: list[Any] = []
+    answered: list[CallMade] = []
     number = 0
     for node_id in path:
         entry = entries[node_id]
@@ -71,13 +73,14 @@ def _branch(
         messages = (entry["request"] or {}).get("messages") or []
         if node_id not in skip:
             if continued:
-                out += _answer(entry["response"], "[continued]")
+                out += answer_lines(entry["response"], "[continued]")
             else:
                 out.append(_heading(tree, node_id, entry, number if level == "##" else node_id, level))
-                out += [_message(message) for message in new_messages(messages, earlier) if isinstance(message, dict)]
-                out += _retried(entry) + _answer(entry["response"], "[assistant]")
+                out += request_lines(messages, earlier, answered) if entry["request"] is not None else []
+                out += _retried(entry) + answer_lines(entry["response"])
         if not continued:
             earlier = messages  # (a continuation's request is the partial answer and a request to go on)
+        answered = [CallMade(call["id"], call["name"], call["arguments"]) for call in entry["response"]["tool_calls"]]
     return out
 
 
@@ -91,42 +94,8 @@ def _heading(tree: ConversationTree, node_id: str, entry: Entry, label: object, 
     )
 
 
-def _message(message: dict[str, Any]) -> str:
-    return f"[{message.get('role', '?')}] {message_text(message)}"
-
-
 def _retried(entry: Entry) -> list[str]:
     return [
         f"[retried] {attempt['error']['message'] if attempt['error'] else 'an attempt that was retried'}"
         for attempt in entry["retried"]
     ]
-
-
-def _answer(response: dict[str, Any], label: str) -> list[str]:
-    out = []
-    if response["reasoning"]:
-        out.append(f"[reasoning] {response['reasoning']}")
-    if response["content"]:
-        out.append(f"{label} {response['content']}")
-    for call in response["tool_calls"]:
-        out.append(f"[tool call] {call['name']}({call['arguments']})")
-    if response["usage"]:
-        usage = response["usage"]
-        out.append(
-            f"[usage] prompt {usage['prompt_tokens']}, completion {usage['completion_tokens']}"
-            + (f", reasoning {usage['reasoning_tokens']}" if usage["reasoning_tokens"] is not None else "")
-        )
-    if response["error"]:
-        out.append(f"[error] {response['error']['message']}")
-    return out
-
-
-def new_messages(messages: list[Any], earlier: list[Any]) -> list[Any]:
-    """The messages a turn's request adds to the one before it: a conversation sends its whole history each turn,
-    and the previous turn's messages and answer were printed with it. All of them when the history differs."""
-    if not earlier or messages[: len(earlier)] != earlier:
-        return messages
-    added = messages[len(earlier) :]
-    if added and isinstance(added[0], dict) and added[0].get("role") == "assistant":
-        added = added[1:]  # (the previous answer, sent back)
-    return added

@@ -233,7 +233,7 @@ async def test_export_and_themes(faults: FaultServer) -> None:
         app.action_export()
         exported = next((locations.data_dir() / "exports").glob("*.md")).read_text()
         assert "<details><summary>Reasoning</summary>" in exported and "Let me think" in exported
-        assert "# Title" in exported and "## You" in exported
+        assert "# Title" in exported and "\n---\n\n**You**\n\nExplain\n" in exported
         ours = {t for t in app.available_themes if t.startswith("chatterm")}
         assert len(ours) >= 3
         app.theme = "chatterm-light"

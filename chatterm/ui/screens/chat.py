@@ -17,13 +17,14 @@ from textual.worker import Worker, WorkerState
 
 from chatterm.conversation.export import ExportTurn
 from chatterm.conversation.reply import Reply
+from chatterm.conversation.steps import answer_calls
 from chatterm.events import Content, Event, ModelName, Reasoning, StreamWarning, ToolCallDelta
 from chatterm.ui.memory import collect_when_idle
 from chatterm.ui.plain import notify
 from chatterm.ui.render.compositor import RowCompositor
 from chatterm.ui.render.footer import footer
 from chatterm.ui.render.widgets import install_compositor
-from chatterm.ui.screens.recorded import answered_by, export_turn, export_turns, messages_of, opening
+from chatterm.ui.screens.recorded import answered_by, export_turns, messages_of, opening, rebuilt, recorded_answer
 from chatterm.ui.widgets.composer import Composer
 from chatterm.ui.widgets.conversation import ConversationView
 from chatterm.ui.widgets.earlier import LoadEarlier
@@ -217,11 +218,12 @@ class ChatScreen(Screen[None]):
 
     async def _open_turn(self, interaction: Interaction, earlier: list[Any], shown: list[ToolCallBlock]) -> None:
         """What a recorded turn's request adds before its answer: the prompt, and tool results under their calls."""
-        from chatterm.chat.session import user_text
+        from chatterm.cassette.transcript import opened_turn
 
         await self.put_away_welcome()
-        self.turns.append(ExportTurn(prompt=user_text(interaction)))
-        widgets = opening(interaction, earlier, shown)
+        turn = opened_turn(interaction, earlier)
+        self.turns.append(turn)
+        widgets = opening(turn, shown)
         for block in shown:  # (the answer above is on screen: its calls take their results now)
             await block.show_results()
         if widgets:
@@ -315,6 +317,7 @@ class ChatScreen(Screen[None]):
             if self.turns:
                 turn = self.turns[-1]
                 turn.answer, turn.reasoning, turn.notice = message.answer, message.reasoning, notice
+                turn.calls = answer_calls(reply)
             await self._prune(PRUNE_SLACK)
             self.set_timer(TIDY_DELAY, self._tidy)
         return reply
@@ -332,6 +335,7 @@ class ChatScreen(Screen[None]):
         from chatterm.cassette.branches import active_answers
         from chatterm.cassette.summary import reply_of
         from chatterm.cassette.timing import thinking_time
+        from chatterm.cassette.transcript import answered, opened_turn
 
         await self.put_away_welcome()
         interactions = active_answers(recording).interactions  # (the active branch; a retried turn's answering attempt)
@@ -342,20 +346,14 @@ class ChatScreen(Screen[None]):
         shown: list[ToolCallBlock] = []
         for number, interaction in enumerate(interactions):
             reply = reply_of(interaction)
-            turn = export_turn(interaction, reply)
+            turn = answered(opened_turn(interaction, before), reply)
             self.turns.append(turn)
-            if number >= first_shown:
-                widgets += opening(interaction, before, shown)
             before = messages_of(interaction)
             if number < first_shown:
                 continue
-            message = AssistantMessage(show_reasoning=self.show_reasoning, timed=False)
-            if reply.reasoning:
-                message.recorded_thinking = thinking_time(interaction.response)
-                message.add_reasoning(reply.reasoning)
-            message.add_answer(reply.content)
-            for index, call in sorted(reply.tool_calls.items()):
-                message.add_tool_call(ToolCallDelta(index, call.id, call.name, call.arguments))
+            widgets += opening(turn, shown)
+            thinking = thinking_time(interaction.response) if reply.reasoning else None
+            message = recorded_answer(turn, self.show_reasoning, thinking)
             shown = message.tools.blocks
             widgets.append(message)
             message.preset = (turn.notice, reply.usage.reasoning_tokens if reply.usage else None)
@@ -385,18 +383,10 @@ class ChatScreen(Screen[None]):
         if not hidden:
             return
         start = max(hidden - OPENED_TURNS, 0)
-        widgets: list[Widget] = []
-        answers = []
-        for turn in self.turns[start:hidden]:
-            answer = AssistantMessage(show_reasoning=self.show_reasoning, timed=False)
-            if turn.reasoning:
-                answer.add_reasoning(turn.reasoning)
-            answer.add_answer(turn.answer)
-            widgets += [UserMessage(turn.prompt), answer]
-            answers.append((answer, turn.notice))
+        widgets, answers = rebuilt(self.turns[start:hidden], self.show_reasoning)
         await self.conversation_view.mount_all(widgets, after=self._load_earlier)
-        for answer, notice in answers:
-            await answer.finish(notice=notice)
+        for answer, turn in zip(answers, self.turns[start:hidden], strict=True):
+            await answer.finish(notice=turn.notice)
         self.hidden_turns = start
         if start:
             self._earlier.show(f"⋯ {start} earlier turns are not shown (they are in the session file)")

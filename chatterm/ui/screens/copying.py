@@ -16,10 +16,12 @@ from textual.containers import Vertical
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
+from chatterm.conversation.tool_text import tool_markdown
 from chatterm.ui.markdown.codes import code_blocks
 from chatterm.ui.plain import notify, plain
 from chatterm.ui.screens.dialog import Dialog
 from chatterm.ui.widgets.messages import AssistantMessage, UserMessage
+from chatterm.ui.widgets.tools import ToolCalls
 
 if TYPE_CHECKING:
     from chatterm.ui.screens.chat import ChatScreen
@@ -45,14 +47,29 @@ def _preview(text: str) -> str:
 
 
 def messages(screen: ChatScreen) -> list[Copyable]:
-    """The messages on screen, in order: prompts and answers (an answer's reasoning is not part of it)."""
+    """The messages on screen, in order: prompts, and answers with their tool calls and the results under them (an
+    answer's reasoning is not part of it); calls shown on their own (from a recorded request's history) too."""
     found: list[Copyable] = []
     for widget in screen.conversation_view.children:
         if isinstance(widget, UserMessage):
             found.append(Copyable(f"You: {_preview(widget.text)}", widget.text, "Copied the prompt."))
-        elif isinstance(widget, AssistantMessage) and widget.answer:
-            found.append(Copyable(f"Answer: {_preview(widget.answer)}", widget.answer, "Copied the answer."))
+        elif isinstance(widget, AssistantMessage) and (widget.answer or widget.tools.blocks):
+            text = "\n\n".join(part for part in (widget.answer.rstrip(), _tools(widget.tools)) if part)
+            if widget.answer:
+                found.append(Copyable(f"Answer: {_preview(widget.answer)}", text, "Copied the answer."))
+            else:
+                found.append(Copyable(f"Tool calls: {_names(widget.tools)}", text, "Copied the tool calls."))
+        elif isinstance(widget, ToolCalls) and widget.blocks:
+            found.append(Copyable(f"Tool calls: {_names(widget)}", _tools(widget), "Copied the tool calls."))
     return found
+
+
+def _tools(calls: ToolCalls) -> str:
+    return tool_markdown([block.use() for block in calls.blocks])
+
+
+def _names(calls: ToolCalls) -> str:
+    return _preview(", ".join(block.tool or "tool" for block in calls.blocks))
 
 
 def code(screen: ChatScreen) -> list[Copyable]:

@@ -1,5 +1,10 @@
-"""What a recorded turn puts on screen and in the export beside its answer: its prompt and tool results, its
-export entry, the model that gave its answer. Kept apart from the chat screen, which plays turns, not reads them."""
+"""What a recorded turn puts on screen beside its answer, and its answer drawn whole: its prompts and tool results
+(each under the call it answers), its calls as a live answer shows them, the model that gave its answer. Kept apart
+from the chat screen, which plays turns, not reads them.
+
+A recording shown at once and the turns "Load earlier turns" puts back are drawn by the same functions, from the
+turns the screen keeps (`ExportTurn`: what each request added, the answer and its calls), so both look alike.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +14,8 @@ from textual.widget import Widget
 
 from chatterm.conversation.export import ExportTurn
 from chatterm.conversation.reply import Reply
-from chatterm.ui.widgets.messages import UserMessage
+from chatterm.events import ToolCallDelta
+from chatterm.ui.widgets.messages import AssistantMessage, UserMessage
 from chatterm.ui.widgets.tools import ToolCallBlock, place
 
 if TYPE_CHECKING:
@@ -20,22 +26,37 @@ def messages_of(interaction: Interaction) -> list[Any]:
     return interaction.request.messages if interaction.request is not None else []
 
 
-def opening(interaction: Interaction, earlier: list[Any], shown: list[ToolCallBlock]) -> list[Widget]:
-    """The widgets a recorded turn opens with (its prompt, calls not on screen yet); its results go under the calls
-    `shown` (those of the answer above) where they answer one (`place`)."""
-    from chatterm.conversation.steps import turn_steps
-
-    if interaction.request is None:
-        return [UserMessage("(no request recorded)")]
-    placed = place(turn_steps(messages_of(interaction), earlier), shown)
-    return [UserMessage(item) if isinstance(item, str) else item for item in placed]
+def opening(turn: ExportTurn, shown: list[ToolCallBlock]) -> list[Widget]:
+    """The widgets a turn opens with: its prompts, and calls not on screen yet; its results go under the calls `shown`
+    (those of the answer above) where they answer one (`place`)."""
+    return [UserMessage(item) if isinstance(item, str) else item for item in place(turn.steps(), shown)]
 
 
-def export_turn(interaction: Interaction, reply: Reply) -> ExportTurn:
-    from chatterm.chat.session import user_text
+def recorded_answer(turn: ExportTurn, show_reasoning: bool, thinking: float | None = None) -> AssistantMessage:
+    """A turn's answer, whole: reasoning (`thinking`: for how long, as recorded), text and calls; its notice is given
+    when it is finished."""
+    message = AssistantMessage(show_reasoning=show_reasoning, timed=False)
+    if turn.reasoning:
+        message.recorded_thinking = thinking
+        message.add_reasoning(turn.reasoning)
+    message.add_answer(turn.answer)
+    for index, call in enumerate(turn.calls):
+        message.add_tool_call(ToolCallDelta(index, call.id, call.name, call.arguments))
+    return message
 
-    notice = reply.error.message if reply.error else reply.finish_notice
-    return ExportTurn(user_text(interaction), reply.content, reply.reasoning, notice)
+
+def rebuilt(turns: list[ExportTurn], show_reasoning: bool) -> tuple[list[Widget], list[AssistantMessage]]:
+    """The widgets of consecutive turns, each result under its call, and their answers (to finish once mounted)."""
+    widgets: list[Widget] = []
+    answers: list[AssistantMessage] = []
+    shown: list[ToolCallBlock] = []
+    for turn in turns:
+        widgets += opening(turn, shown)
+        message = recorded_answer(turn, show_reasoning)
+        widgets.append(message)
+        answers.append(message)
+        shown = message.tools.blocks
+    return widgets, answers
 
 
 def answered_by(interaction: Interaction, reply: Reply | None) -> str | None:
@@ -46,7 +67,7 @@ def answered_by(interaction: Interaction, reply: Reply | None) -> str | None:
 
 
 def export_turns(recording: Recording) -> list[ExportTurn]:
-    from chatterm.cassette.branches import active_answers
-    from chatterm.cassette.summary import reply_of
+    """The turns of a recording's active branch, for the export and for "Load earlier turns"."""
+    from chatterm.cassette.transcript import recorded_turns
 
-    return [export_turn(interaction, reply_of(interaction)) for interaction in active_answers(recording).interactions]
+    return recorded_turns(recording)

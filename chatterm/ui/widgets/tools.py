@@ -10,13 +10,12 @@ rest a click (or Enter on its title) away, as the reasoning pane is.
 
 from __future__ import annotations
 
-import json
-
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Collapsible, Static
 
-from chatterm.conversation.steps import CallMade, Prompt, Step
+from chatterm.conversation.steps import CallMade, CallResult, Prompt, Step
+from chatterm.conversation.tool_text import ToolUse, pretty_arguments
 from chatterm.events import ToolCallDelta
 from chatterm.terminal_text import neutralize
 from chatterm.ui.markdown.text import TextView
@@ -29,12 +28,9 @@ PREVIEW_CHARACTERS = 240
 
 
 def shown_arguments(arguments: str) -> str:
-    """Arguments as shown: pretty-printed once they are whole JSON, as they came until then."""
-    try:
-        value = json.loads(arguments)
-    except ValueError:
-        return arguments
-    return json.dumps(value, indent=2, ensure_ascii=False)
+    """Arguments as shown: pretty-printed once they are whole JSON (as the export writes them), as they came until
+    then."""
+    return pretty_arguments(arguments)
 
 
 class ToolResult(Collapsible):
@@ -140,6 +136,11 @@ class ToolCallBlock(Vertical):
         result = ToolResult(text)
         self.results.append(result)
         return result
+
+    def use(self) -> ToolUse:
+        """This call and the results under it, as the export and a copied message write them."""
+        results = [CallResult(self.call_id, self.tool, result.text) for result in self.results]
+        return ToolUse(CallMade(self.call_id, self.tool, self.arguments + "".join(self._pending)), results)
 
     async def show_results(self) -> None:
         """Mount the results added since the call was put on screen."""

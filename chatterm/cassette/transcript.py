@@ -1,0 +1,50 @@
+"""A recording's turns as the conversation shows them (`ExportTurn`): for the export, and for turns put back on
+screen after they left it.
+
+Each turn keeps what its request adds to the one before it (its prompt, the tool results it sends back, calls only its
+history holds) and its answer with the answer's tool calls, so that a result can go under the call it answers wherever
+the turn is drawn or written again.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chatterm.cassette.branches import active_answers
+from chatterm.cassette.model import Interaction, Recording
+from chatterm.cassette.summary import reply_of
+from chatterm.conversation.export import ExportTurn
+from chatterm.conversation.reply import Reply
+from chatterm.conversation.steps import Prompt, answer_calls, turn_steps
+
+NO_REQUEST = "(no request recorded)"
+
+
+def opened_turn(interaction: Interaction, earlier: list[Any]) -> ExportTurn:
+    """A recorded turn before its answer: what its request adds to the previous turn's (`earlier`)."""
+    if interaction.request is None:
+        return ExportTurn(NO_REQUEST)
+    steps = turn_steps(interaction.request.messages, earlier)
+    prompts = [step.text for step in steps if isinstance(step, Prompt)]
+    return ExportTurn("\n\n".join(prompts), opening=steps)
+
+
+def answered(turn: ExportTurn, reply: Reply) -> ExportTurn:
+    """`turn` with the recorded answer: its text, reasoning and calls, and what the user was told of its end."""
+    turn.answer, turn.reasoning, turn.calls = reply.content, reply.reasoning, answer_calls(reply)
+    turn.notice = reply.error.message if reply.error else reply.finish_notice
+    return turn
+
+
+def recorded_turns(recording: Recording) -> list[ExportTurn]:
+    """Every turn of a recording's active branch, each as the attempt that answered it."""
+    turns = []
+    earlier: list[Any] = []
+    for interaction in active_answers(recording).interactions:
+        turns.append(answered(opened_turn(interaction, earlier), reply_of(interaction)))
+        earlier = messages_of(interaction)
+    return turns
+
+
+def messages_of(interaction: Interaction) -> list[Any]:
+    return interaction.request.messages if interaction.request is not None else []
