@@ -101,11 +101,26 @@ def turns(interactions: list[Interaction]) -> list[list[Interaction]]:
     return grouped
 
 
+def turn_count(interactions: list[Interaction]) -> int:
+    """How many turns the exchanges hold: the turns `show` prints (one per turn of the tree, `branches`) and the
+    sessions list counts."""
+    return len(turns(interactions))
+
+
+def told_by_address(method: str, url: str) -> bool:
+    """Whether a request's method and address alone tell a chat turn from another call (its body is not needed)."""
+    return method.upper() != "POST" or _endpoint(url) in OTHER_ENDPOINTS | CHAT_ENDPOINTS
+
+
+def _endpoint(url: str) -> str:
+    return _ENDPOINT_SPLIT.split(urlsplit(url).path.rstrip("/"))[-1].lower()
+
+
 def _asks_for_other(request: Request) -> bool:
     """Told from the method, then the endpoint, then whether the body carries a conversation."""
     if request.method.upper() != "POST":
         return True
-    endpoint = _ENDPOINT_SPLIT.split(urlsplit(request.url).path.rstrip("/"))[-1].lower()
+    endpoint = _endpoint(request.url)
     if endpoint in OTHER_ENDPOINTS:
         return True
     if endpoint in CHAT_ENDPOINTS or not request.body.strip():

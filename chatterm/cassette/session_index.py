@@ -22,7 +22,8 @@ from chatterm.cassette.session_rows import Row, SessionInfo, read_row
 from chatterm.private_files import write_private
 
 INDEX_NAME = ".index.json"
-VERSION = 1
+VERSION = 2
+"""The index's version: an index of another one (rows made another way) is rebuilt from the files."""
 INDEX_LIMIT = 64 * 1024 * 1024
 """A larger index is not read (it is rebuilt): about 200 bytes a session."""
 

@@ -4,11 +4,11 @@ A session file is a vcrpy cassette as chatterm writes it: `interactions:`, items
 at the start of a line, `version: 1`. Its row needs little of it: the first prompt (in the first request's body),
 the profile and model of the last answer (chatterm's notes at the end of the last item: the model that answered,
 else the one asked; or the last request's model), the name the user gave it if any (`title` in chatterm's notes on
-the first item), and the number of items.
-So a file in that layout is cut at those lines and only those parts are parsed: each is one YAML scalar or a small
-mapping, whatever the size of the answers around them. Anything else is parsed whole, and only while it is small: a
-file of any size or shape costs about what reading its bytes does, and a bad one is a row that says why rather than
-a list that waits.
+the first item), and the number of turns (`exchange.turn_count`, from each item's method, address and `retried`
+note, and its body only where those leave it open). So a file in that layout is cut at those lines and only those
+parts are parsed: each is one YAML scalar or a small mapping, whatever the size of the answers around them. Anything
+else is parsed whole, and only while it is small: a file of any size or shape costs about what reading its bytes
+does, and a bad one is a row that says why rather than a list that waits.
 """
 
 from __future__ import annotations
@@ -20,8 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from chatterm.cassette.dataio import load_yaml, read_bytes
+from chatterm.cassette.exchange import RETRIED, told_by_address, turn_count
 from chatterm.cassette.load import parse_recording
-from chatterm.cassette.model import Recording, RecordingError, Request
+from chatterm.cassette.model import Interaction, Recording, RecordingError, Request, Response
 from chatterm.cassette.vcr import EXTRA, body_bytes
 
 WHOLE_LIMIT = 1024 * 1024
@@ -42,7 +43,9 @@ between the first item and the trailer."""
 _RESPONSE = b"\n  response:\n"
 _NOTES = b"\n    " + EXTRA.encode() + b":\n"
 Row = tuple[str, str, str, int]
-"""Title, profile, model, number of exchanges."""
+"""Title, profile, model, number of turns."""
+_METHOD = b"\n    method: "
+_URI = b"\n    uri: "
 _KEY = re.compile(rb"\n    [A-Za-z_]+:")
 """The next key of a request or a response (at their indent), where the value before it ends."""
 
@@ -106,7 +109,7 @@ def row_of(recording: Recording) -> Row:
     )
     named = given_title(interactions[0].meta) if interactions else None
     title = named or first_prompt(recording)
-    return title, str(meta.get("profile") or ""), str(model or ""), len(interactions)
+    return title, str(meta.get("profile") or ""), str(model or ""), turn_count(interactions)
 
 
 def given_title(notes: dict[str, Any]) -> str | None:
@@ -128,7 +131,8 @@ def quick_row(data: bytes, name: str) -> Row | None:
     named = given_title(first_notes) if first_notes is not None else None
     title = named or (prompt_of(first) if first is not None else None)
     notes = _notes(last, name)
-    if title is None or notes is None:
+    exchanges = _exchanges(data, name)
+    if title is None or notes is None or exchanges is None:
         return None
     model = notes.get(ANSWERED) or notes.get("model")
     if not model:
@@ -136,7 +140,53 @@ def quick_row(data: bytes, name: str) -> Row | None:
         model = request.model if request is not None else None
         if not model and second >= 0:
             return None  # (an earlier request may name it)
-    return title, str(notes.get("profile") or ""), str(model or ""), data.count(_ITEM)
+    return title, str(notes.get("profile") or ""), str(model or ""), turn_count(exchanges)
+
+
+def _exchanges(data: bytes, name: str) -> list[Interaction] | None:
+    """The items of a file in chatterm's layout as much as counting turns needs (`exchange.turn_count`): each one's
+    method and address, its body only where those do not tell a chat turn from another call, and whether it is an
+    attempt that was retried (its notes are read only when they hold the word). None when an item cannot be read so."""
+    found = []
+    end = len(data) - len(_TRAILER) + 1
+    start = _FIRST
+    while start < end:
+        after = data.find(_ITEM, start, end)
+        stop = after + 1 if after >= 0 else end
+        response = data.find(_RESPONSE, start, stop)
+        if response < 0:
+            return None
+        method, url = _scalar(data, _METHOD, start, response, name), _scalar(data, _URI, start, response, name)
+        if method is None or url is None:
+            return None
+        request = Request(method, url)
+        if not told_by_address(method, url):
+            request = _request(data[start:stop], name) or request
+            request.method, request.url = method, url
+        notes = data.find(_NOTES, response, stop)
+        meta = _notes(data[start:stop], name) if notes >= 0 and data.find(RETRIED.encode(), notes, stop) >= 0 else {}
+        if meta is None:
+            return None
+        found.append(Interaction(request, Response(None), meta=meta))
+        start = stop
+    return found
+
+
+def _scalar(data: bytes, key: bytes, start: int, end: int, name: str) -> str | None:
+    """The text of the last `key: value` line between `start` and `end` (a plain value as it is, any other parsed)."""
+    at = data.rfind(key, start, end)
+    if at < 0:
+        return None
+    stop = data.find(b"\n", at + 1, end + 1)
+    value = data[at + len(key) : stop if stop >= 0 else end]
+    if value[:1] and value[:1] not in b"'\"[]{}&*!|>%@`#" and b": " not in value and not value.endswith(b" "):
+        try:
+            return value.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+    parsed = _yaml(b"value: " + value, name)
+    found = parsed.get("value") if isinstance(parsed, dict) else None
+    return found if isinstance(found, str) else None
 
 
 def first_item(data: bytes) -> tuple[int, int] | None:
