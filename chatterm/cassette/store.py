@@ -3,6 +3,10 @@
 Saving never blocks the UI: a background thread renders and writes the newest snapshot (the C YAML
 emitter, atomically, mode 0600). File names carry the time, the process id and a random suffix, so two
 chatterm processes never write the same file. A failure to write is reported once and the chat goes on.
+
+A conversation stays one file: one opened from the sessions list goes on in its own file (`go_on_in`), and what the
+sessions list does to the open one (move it to the archive and back, name it, delete it) is done between two
+writes, the saver then writing where the file now lives, with its name, or no more.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from chatterm.cassette import session_index
 from chatterm.cassette.model import Interaction, Recording
 from chatterm.cassette.redact import clean_interaction
 from chatterm.cassette.session_index import SessionIndex, index_session
-from chatterm.cassette.session_rows import SessionInfo, first_prompt, quick_row, read_row
+from chatterm.cassette.session_rows import TITLE, SessionInfo, first_prompt, quick_row, read_row
 from chatterm.cassette.vcr_yaml import ItemWriter, assemble_vcr
 from chatterm.private_files import claim, write_private
 
@@ -68,6 +72,12 @@ class SessionSaver:
         self._writers: dict[int, tuple[Interaction, ItemWriter]] = {}
         self._pending: Recording | None = None
         self._lock = threading.Lock()
+        self._file_lock = threading.Lock()
+        """Held while the file is written, and while the sessions list changes it (`relocate`)."""
+        self.gone = False
+        """The file was deleted from the sessions list: nothing more is written."""
+        self._title: str | None = None
+        """The name the sessions list gave the open session, kept in every later write."""
         self._wake = threading.Event()
         self._idle = threading.Event()
         self._idle.set()
@@ -95,6 +105,36 @@ class SessionSaver:
         if self._unindexed is not None and not self._thread.is_alive():
             self._index(self._unindexed)
 
+    def go_on_in(self, path: Path) -> bool:
+        """Write from now on into `path`, the file of a saved session this conversation continues (its snapshots hold
+        the whole of it). False once a file of its own was taken."""
+        with self._file_lock:
+            if self._claimed and self.writes:
+                return False
+            if self._claimed and self.path != path:
+                self.path.unlink(missing_ok=True)  # (claimed, still empty)
+            self.path, self._claimed = path, True
+            return True
+
+    def relocate(self, move: Callable[[Path], Path]) -> Path:
+        """Move or delete the file between two writes (`move` is given its path, returns where it now is); the saver
+        goes on writing there, or no more when the file is gone. Returns what `move` returns."""
+        with self._file_lock:
+            where = move(self.path)
+            if where.exists():
+                self.path = where
+            else:
+                self.gone = True
+            return where
+
+    def rename(self, title: str, name: Callable[[Path, str], str]) -> str:
+        """Give the session a name between two writes (`name` writes it in the file and returns the title the list
+        shows); every later write keeps it. An empty name gives the session back its first prompt as its title."""
+        with self._file_lock:
+            shown = name(self.path, title)
+            self._title = " ".join(title.split())
+            return shown
+
     def _run(self) -> None:
         while not self._closed:
             self._wake.wait()
@@ -109,6 +149,7 @@ class SessionSaver:
 
     def _render(self, snapshot: Recording) -> bytes:
         """The cassette: a finished interaction is rendered once, a streaming one from what it added since."""
+        self._keep_title(snapshot)
         items = []
         for interaction in snapshot.interactions:
             cached = self._rendered.get(id(interaction))
@@ -128,7 +169,25 @@ class SessionSaver:
         self._writers = {key: value for key, value in self._writers.items() if key in present}
         return assemble_vcr(items, snapshot.switches)
 
+    def _keep_title(self, snapshot: Recording) -> None:
+        """Put the name given by the sessions list on the first exchange, where the list reads it."""
+        if self._title is None or not snapshot.interactions:
+            return
+        first = snapshot.interactions[0]
+        if first.meta.get(TITLE) == (self._title or None):
+            return
+        if self._title:
+            first.meta[TITLE] = self._title
+        else:
+            first.meta.pop(TITLE, None)
+        self._rendered.pop(id(first), None)
+
     def _write(self, snapshot: Recording) -> None:
+        with self._file_lock:
+            if not self.gone:
+                self._write_file(snapshot)
+
+    def _write_file(self, snapshot: Recording) -> None:
         try:
             if not self._claimed:
                 while not claim(self.path):  # never write over another process's session

@@ -92,6 +92,7 @@ class ChatSession:
         """The exchange of the answer streaming now (the last attempt's, when it was retried)."""
         self._last_exchange: str | None = None
         """The exchange the last `stream()` made (None when no request went out)."""
+        self._continues: tuple[Path, int] | None = None
 
     def _client(self, transport: httpx.AsyncBaseTransport | None) -> ChatClient:
         """A client on a copy of the choice's endpoint, which takes this chat's parameters (the choice's stays the
@@ -283,6 +284,12 @@ class ChatSession:
             messages.pop()
         return bool(messages) and messages[-1].get("role") in ("user", "tool")
 
+    def go_on_in(self, path: Path, exchanges: int) -> None:
+        """This conversation continues the session saved at `path` (`exchanges` in all): once its whole history is
+        loaded (`load_history`), it goes on in that file, not in a new one. A history loaded in part, or from a file
+        in another format than chatterm saves, goes on in a new file (the one opened stays as it was)."""
+        self._continues = (path, exchanges)
+
     def load_history(self, recording: Recording, last: Reply | None = None) -> None:
         """Continue from a replayed recording: its tree becomes this session's (and its file's), the active branch
         the history, each request read in the words of its API (`native_history`); the system prompt and parameters
@@ -311,6 +318,11 @@ class ChatSession:
         for interaction in recording.interactions:
             interaction.done = True
         self.recorder.recording.interactions[:0] = list(recording.interactions)
+        continues, self._continues = self._continues, None
+        if continues is not None and self.saver is not None:
+            path, exchanges = continues
+            if recording.format == "vcr" and len(recording.interactions) == exchanges:
+                self.saver.go_on_in(path)
 
     async def aclose(self) -> None:
         await self.client.aclose()

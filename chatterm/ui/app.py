@@ -194,17 +194,21 @@ class ChatApp(ChatOptions):
         notify(self, message, severity="warning", timeout=8)  # (from the saving thread)
 
     async def start_chat(self, welcome: bool = True) -> None:
-        """A new, empty chat (`welcome`: on the welcome card; not for a chat that opens on a recording)."""
+        """A new, empty chat (`welcome`: on the welcome card; not for a chat that opens on a recording). What was
+        typed in the composer stays there."""
         if self.session is not None:
             self._secrets = self.session.secrets
             await self.session.aclose()
             self.session = None
         screen = ChatScreen(self.choice, show_reasoning=self.show_reasoning, welcome=welcome)
         screen.composer.prompts = self.prompt_history
+        draft = self.chat_screen.composer.text if len(self.screen_stack) > 1 else ""
         if len(self.screen_stack) > 1:
             await self.switch_screen(screen)
         else:
             await self.push_screen(screen)
+        if draft:
+            screen.composer.give_back(draft)
         if self._booted:
             self._start_session(screen)
 
@@ -230,7 +234,7 @@ class ChatApp(ChatOptions):
         held = self.chat_screen.stop_answer()
         await self.start_chat()
         if held is not None:  # (a prompt waiting for the answer now stopped: the new chat's to send)
-            self.chat_screen.composer.load_text(held)
+            self.chat_screen.composer.give_back(held)
         notify(self, "New chat.")
 
     # -- sessions -------------------------------------------------------------------------------------------
@@ -238,7 +242,8 @@ class ChatApp(ChatOptions):
     def action_open_sessions(self) -> None:
         from chatterm.cassette.store import session_paths
 
-        self.push_screen(SessionsScreen(session_paths()), self._open_session)
+        saver = self.session.saver if self.session is not None else None
+        self.push_screen(SessionsScreen(session_paths(), current=saver), self._open_session)
 
     async def _open_session(self, path: Path | None) -> None:
         from chatterm.cassette.load import load_tail
@@ -246,13 +251,17 @@ class ChatApp(ChatOptions):
         from chatterm.ui.screens.chat import OPENED_TURNS
 
         if path is None:
+            if self.session is not None and self.session.saver is not None and self.session.saver.gone:
+                await self.start_chat()  # (the open chat's file was deleted: a new chat, not that one again)
             return
         try:  # said here, before the chat is replaced (and the chat opens what this parsed)
-            await asyncio.to_thread(load_tail, path, OPENED_TURNS)
+            _, total = await asyncio.to_thread(load_tail, path, OPENED_TURNS)
         except RecordingError as exc:
             notify(self, str(exc), severity="error")
             return
         await self.start_chat(welcome=False)
+        if self.session is not None:
+            self.session.go_on_in(path, total)  # (continued, the session goes on in its own file)
         speed, instant = SPEEDS[self.replay_speed]
         self.chat_screen.open_path(path, speed, instant)
 

@@ -30,7 +30,7 @@ from chatterm.ui.screens.session_columns import Columns, columns_for
 from chatterm.ui.screens.session_prompts import ConfirmDialog, RenameDialog
 
 if TYPE_CHECKING:
-    from chatterm.cassette.store import SessionInfo
+    from chatterm.cassette.store import SessionInfo, SessionSaver
 
 
 T = TypeVar("T")
@@ -95,12 +95,18 @@ class SessionsScreen(Dialog[Path | None]):
             """Which listing the rows are of: rows read for one the user has left are dropped."""
 
     def __init__(
-        self, paths: list[Path], read: Callable[[Path], SessionInfo] | None = None, directory: Path | None = None
+        self,
+        paths: list[Path],
+        read: Callable[[Path], SessionInfo] | None = None,
+        directory: Path | None = None,
+        current: SessionSaver | None = None,
     ) -> None:
         """`paths` newest first; `read` makes a row of one, by default the index of `directory` (the sessions
-        directory) does, and is written again if it had to read files."""
+        directory) does, and is written again if it had to read files. `current`: the saver of the open chat, whose
+        file is changed through it (between its writes, which then go where the file now is)."""
         super().__init__()
         self.paths = paths
+        self.current = current
         self.sessions: list[SessionInfo] = []
         """The sessions read so far, in the order of `paths`."""
         self.loaded = False
@@ -289,7 +295,9 @@ class SessionsScreen(Dialog[Path | None]):
 
         if title is None:
             return
-        shown = await self._on_file(f"cannot rename {info.path.name}", partial(retitle, info.path, title))
+        saver = self._saver_of(info.path)
+        rename = partial(saver.rename, title, retitle) if saver is not None else partial(retitle, info.path, title)
+        shown = await self._on_file(f"cannot rename {info.path.name}", rename)
         if shown is not None:
             info.title, info.error = shown, None
             table = self.query_one(DataTable)
@@ -318,7 +326,9 @@ class SessionsScreen(Dialog[Path | None]):
 
     async def _move(self, info: SessionInfo, move: Callable[[Path], Path], done: str) -> None:
         """Take a session out of this list by `move` (archive, unarchive, delete)."""
-        if await self._on_file(f"cannot change {info.path.name}", partial(move, info.path)) is None:
+        saver = self._saver_of(info.path)
+        work = partial(saver.relocate, move) if saver is not None else partial(move, info.path)
+        if await self._on_file(f"cannot change {info.path.name}", work) is None:
             return
         table = self.query_one(DataTable)
         table.remove_row(str(info.path))
@@ -329,6 +339,10 @@ class SessionsScreen(Dialog[Path | None]):
         self.paths = [path for path in self.paths if path != info.path]
         notify(self, f"{done}: {info.title}")
         self._more()
+
+    def _saver_of(self, path: Path) -> SessionSaver | None:
+        """The open chat's saver when `path` is its file."""
+        return self.current if self.current is not None and self.current.path == path else None
 
     async def _on_file(self, failure: str, work: Callable[[], T]) -> T | None:
         """Do `work` on a thread; a failure is said in one line and gives None."""
