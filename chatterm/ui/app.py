@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from textual import events
 from textual.app import SystemCommand
 from textual.binding import Binding
 from textual.filter import LineFilter
@@ -29,6 +30,7 @@ from chatterm.settings.prompts import PromptHistory, history_file
 from chatterm.settings.remembered import load_state, save_state
 from chatterm.ui.chat_options import EFFORT_BINDINGS, ChatOptions
 from chatterm.ui.commands import ChatCommands, system_commands
+from chatterm.ui.keyorder import in_order
 from chatterm.ui.markdown.blocks import warm_up
 from chatterm.ui.markdown.codes import code_blocks
 from chatterm.ui.memory import tune_garbage_collector
@@ -365,6 +367,11 @@ class ChatApp(ChatOptions):
             return
         self.copy_to_clipboard(blocks[-1].code)
         notify(self, "Copied the last code block.")
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key) and in_order(self, event):
+            return  # (a text field's own key, queued behind the keys typed before it)
+        await super().on_event(event)
 
     def get_line_filters(self) -> list[LineFilter]:
         return line_filters(super().get_line_filters(), self.no_color)

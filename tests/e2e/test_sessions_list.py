@@ -40,3 +40,18 @@ def test_bad_files_never_stop_the_sessions_list_nor_ctrl_q(terminal: Terminal) -
     while terminal.alive() and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not terminal.alive(), "Ctrl+Q quits"
+
+
+def test_a_burst_after_ctrl_o_filters_the_list_moves_in_it_and_opens_the_one_picked(terminal: Terminal) -> None:  # noqa: F811
+    """Ctrl+O, a filter with a typo mended, Down and Enter, sent at once as a macro or a text expander would."""
+    for number, prompt in enumerate(["the oldest question", "a question about Python", "the newest question"]):
+        path = save(f"s{number}.yaml", turn(prompt))
+        os.utime(path, (1767225600 + number * 3600, 1767225600 + number * 3600))
+    save("other.yaml", turn("nothing to do with it"))
+    terminal.start(chatterm_command())
+    terminal.wait_for(lambda s: "Enter sends" in s)
+    terminal.send("C-o", "questiin", "Left", "BSpace", "o", "Down", "Enter")
+    screen = terminal.wait_for(lambda s: "Replay finished" in s, timeout=20)
+    assert "a question about Python" in screen, screen
+    assert "the newest question" not in screen and "questi" not in screen.split("Enter sends")[-1], screen
+    terminal.send("C-q")

@@ -27,6 +27,7 @@ from chatterm import locations
 from chatterm.ui.plain import notify, plain
 from chatterm.ui.screens.dialog import Dialog
 from chatterm.ui.screens.session_columns import Columns, columns_for
+from chatterm.ui.screens.session_filter import FilterInput
 from chatterm.ui.screens.session_prompts import ConfirmDialog, RenameDialog
 
 if TYPE_CHECKING:
@@ -69,6 +70,9 @@ class SessionsScreen(Dialog[Path | None]):
     SessionsScreen #empty { height: 1fr; width: 1fr; content-align: center middle; color: $text-muted; }
     SessionsScreen .hint, SessionsScreen .keys { color: $text-muted; width: 100%; }
     """
+    AUTO_FOCUS = "#filter"
+    """Focused as the dialog is composed: the keys typed right after Ctrl+O (a priority binding, run as the key comes
+    rather than after the keys that follow it) go to the filter."""
     BINDINGS = [
         Binding("escape", "dismiss(None)", "Close"),
         Binding("f2", "rename", "Rename", tooltip="In the list: rename a session"),
@@ -124,7 +128,7 @@ class SessionsScreen(Dialog[Path | None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Label(plain(self._title()), classes="title")
-            yield Input(placeholder="Filter by title, profile or model", id="filter")
+            yield FilterInput(self._table, self._refilter, placeholder="Filter by title, profile or model", id="filter")
             yield DataTable(cursor_type="row", zebra_stripes=True, id="sessions")
             yield Label("", id="empty")
             yield Label("", classes="hint")
@@ -251,8 +255,13 @@ class SessionsScreen(Dialog[Path | None]):
         self._scanned, self._room = 0, self.SHOWN
         self._more()
 
-    def on_input_changed(self, event: Input.Changed) -> None:
-        self.fill(event.value)
+    def _table(self) -> DataTable[object]:
+        return self.query_one(DataTable)
+
+    def _refilter(self, value: str) -> None:
+        """The filter's value changed (as the key came: `FilterInput`)."""
+        if self._columns is not None:
+            self.fill(value)
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         if event.cursor_row >= event.data_table.row_count - 1 and self._scanned < len(self.sessions):
