@@ -67,7 +67,9 @@ class ChatScreen(Screen[None]):
         Binding("ctrl+r", "retry", "Retry", show=False, tooltip="Ask again after an error or a stop"),
         Binding("ctrl+t", "toggle_reasoning", "Reasoning", show=False, tooltip="Open or close the last reasoning pane"),
         Binding("ctrl+n", "app.new_chat", "New chat", tooltip="Start a new conversation"),
-        Binding("ctrl+o", "app.open_sessions", "Sessions", priority=True, tooltip="Saved sessions (filter, open)"),
+        Binding(  # (a priority: run as it comes, so the keys typed right after it go to the sessions' filter)
+            "ctrl+o", "app.open_sessions", "Sessions", priority=True, tooltip="Saved sessions: filter, Enter replays"
+        ),
         Binding("ctrl+l", "app.switch_profile", "Profile", tooltip="Switch profile (and model) mid-conversation"),
         # Ctrl+E and Ctrl+Y come before the composer's line end and redo (End and Ctrl+Shift+Z do those there)
         Binding("ctrl+e", "app.export", "Export", show=False, priority=True, tooltip="Export as Markdown"),
