@@ -3,11 +3,15 @@ palette's search take effect in the order typed, and the list's keys work from t
 
 from __future__ import annotations
 
+import threading
+from typing import Any
+
 from textual import events
 from textual.command import CommandInput, CommandPalette
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input
 
+from chatterm.cassette.session_index import SessionIndex
 from chatterm.ui.app import ChatApp
 from chatterm.ui.screens.chat import ChatScreen
 from chatterm.ui.screens.sessions import SessionsScreen
@@ -34,16 +38,23 @@ async def chat_ready(pilot: Pilot[None], app: ChatApp) -> None:
     await wait_for(pilot, lambda: app.session is not None and app.chat_screen.composer.has_focus)
 
 
-async def test_a_burst_after_ctrl_o_filters_moves_and_opens_in_the_order_typed() -> None:
+async def test_a_burst_after_ctrl_o_filters_moves_and_opens_in_the_order_typed(monkeypatch: Any) -> None:
+    """The burst comes before the list's rows are read: the move waits for them."""
     sessions()
+    gate = threading.Event()
+    read = SessionIndex.row
+    monkeypatch.setattr(SessionIndex, "row", lambda index, path: gate.wait(10) and read(index, path))
     app = app_for()
     async with app.run_test(size=(100, 30)) as pilot:
         await chat_ready(pilot, app)
         await burst(pilot, "ctrl+o", *"questiin", "left", "backspace", "o", "down")
-        await wait_for(pilot, lambda: isinstance(app.screen, SessionsScreen) and app.screen.loaded)
+        await wait_for(pilot, lambda: isinstance(app.screen, SessionsScreen))
         dialog = app.screen
         assert isinstance(dialog, SessionsScreen)
         await wait_for(pilot, lambda: dialog.query_one(Input).value == "question")
+        assert not dialog.loaded
+        gate.set()
+        await wait_for(pilot, lambda: dialog.loaded)
         assert app.chat_screen.composer.text == "", "no key went to the composer"
         await wait_for(pilot, lambda: len(titles(dialog)) == 3)
         highlighted = dialog.highlighted()

@@ -2,7 +2,8 @@
 
 The list is filtered as the filter's value changes, not when the change's message arrives later: Up, Down, Page Up
 and Page Down (bindings of the filter, run in the order typed: `chatterm.ui.keyorder`) move the highlight of the
-list as it is filtered by the keys typed before them, and Enter opens the session highlighted.
+list as it is filtered by the keys typed before them, and Enter opens the session highlighted (both once every
+row is read, for keys typed right after Ctrl+O).
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from textual.binding import Binding
-from textual.widgets import DataTable, Input
+from textual.widgets import Input
 
 
 class FilterInput(Input):
@@ -21,19 +22,15 @@ class FilterInput(Input):
         Binding("pagedown", "list('page_down')", "Sessions a page down", show=False),
     ]
 
-    def __init__(
-        self, rows: Callable[[], DataTable[object]], refilter: Callable[[str], None], placeholder: str, id: str
-    ) -> None:
-        """`rows`: the list; `refilter`: shows the sessions matching a value of the filter."""
-        super().__init__(placeholder=placeholder, id=id)
-        self._rows = rows
+    def __init__(self, move: Callable[[str], None], refilter: Callable[[str], None]) -> None:
+        """`move`: moves the list's highlight (given one of the list's cursor actions); `refilter`: shows the sessions
+        matching a value of the filter."""
+        super().__init__(placeholder="Filter by title, profile or model", id="filter")
+        self._move = move
         self._refilter = refilter
 
     def watch_value(self, value: str) -> None:
         self._refilter(value)
 
     def action_list(self, move: str) -> None:
-        """Move the list's highlight (`move`: one of the list's own cursor actions)."""
-        table = self._rows()
-        if table.row_count:
-            getattr(table, f"action_{move}")()
+        self._move(move)

@@ -114,6 +114,8 @@ class SessionsScreen(Dialog[Path | None]):
         self.sessions: list[SessionInfo] = []
         """The sessions read so far, in the order of `paths`."""
         self.loaded = False
+        self._waiting: list[Callable[[], None]] = []
+        """What keys typed before every row was read asked of the list (a move, Enter), done once it is whole."""
         self._read = read
         self._directory = directory
         self._stop = threading.Event()
@@ -128,7 +130,7 @@ class SessionsScreen(Dialog[Path | None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Label(plain(self._title()), classes="title")
-            yield FilterInput(self._table, self._refilter, placeholder="Filter by title, profile or model", id="filter")
+            yield FilterInput(self._move_highlight, self._refilter)
             yield DataTable(cursor_type="row", zebra_stripes=True, id="sessions")
             yield Label("", id="empty")
             yield Label("", classes="hint")
@@ -212,6 +214,17 @@ class SessionsScreen(Dialog[Path | None]):
         self.loaded = last
         self.query_one(".title", Label).update(plain(self._title()))
         self._more()
+        if last:
+            waiting, self._waiting = self._waiting, []
+            for step in waiting:
+                step()
+
+    def _once_listed(self, step: Callable[[], None]) -> None:
+        """Do `step` to the list now, or once every row is read (a burst typed right after Ctrl+O comes first)."""
+        if self.loaded:
+            step()
+        else:
+            self._waiting.append(step)
 
     def _more(self) -> None:
         """Add the next matching sessions to the list while it has room, and say how many more match, or that none
@@ -255,8 +268,10 @@ class SessionsScreen(Dialog[Path | None]):
         self._scanned, self._room = 0, self.SHOWN
         self._more()
 
-    def _table(self) -> DataTable[object]:
-        return self.query_one(DataTable)
+    def _move_highlight(self, move: str) -> None:
+        """Move the list's highlight from the filter (`move`: one of the list's cursor actions)."""
+        table = self.query_one(DataTable)
+        self._once_listed(lambda: getattr(table, f"action_{move}")() if table.row_count else None)
 
     def _refilter(self, value: str) -> None:
         """The filter's value changed (as the key came: `FilterInput`)."""
@@ -269,7 +284,7 @@ class SessionsScreen(Dialog[Path | None]):
             self._more()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        self._open_cursor()
+        self._once_listed(self._open_cursor)
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         self._open_cursor()
@@ -371,7 +386,7 @@ class SessionsScreen(Dialog[Path | None]):
 
         self.archived = not self.archived
         self.paths = session_paths(self.directory)
-        self.sessions, self.loaded = [], False
+        self.sessions, self.loaded, self._waiting = [], False, []
         self.query_one(".title", Label).update(plain(self._title()))
         self.query_one(".keys", Label).update(plain(ARCHIVED_KEYS if self.archived else KEYS))
         self.fill(self.query_one(Input).value)
