@@ -105,6 +105,8 @@ class ChatApp(ChatOptions):
         self._secrets: tuple[str, ...] = ()
         """The keys of the profiles used in earlier chats, masked in the next ones too."""
         self._booted = False
+        self._opening: tuple[Path, int] | None = None
+        """The session file (and how many exchanges it holds) the next chat started opens."""
         self.prompt_history = PromptHistory(history_file())
         """The prompts sent, for Up and Down in the composer: every chat's, this run's and earlier runs'."""
         self._theme_problems = self._choose_theme()
@@ -152,7 +154,8 @@ class ChatApp(ChatOptions):
         await asyncio.to_thread(lambda: [importlib.import_module(name) for name in AFTER_FIRST_FRAME])
         await self._prepare(self.choice)  # the choice in place: a profile switched meanwhile is kept
         self._booted = True
-        self._start_session(self.chat_screen)
+        if self.chat_screen.session is None:  # (a chat started meanwhile had none: it gets this one)
+            self._start_session(self.chat_screen)
         tune_garbage_collector()
         self.run_worker(warm_up, thread=True, name="warm-up", exit_on_error=False)
         if self.replay_recording is not None:
@@ -211,7 +214,7 @@ class ChatApp(ChatOptions):
             await self.push_screen(screen)
         if draft:
             screen.composer.give_back(draft)
-        if self._booted:
+        if self._booted and screen.session is None:  # (else the app became ready meanwhile and started it)
             self._start_session(screen)
 
     def _start_session(self, screen: ChatScreen) -> None:
@@ -225,6 +228,9 @@ class ChatApp(ChatOptions):
             send_reasoning=self._send_reasoning(self.choice.profile),
             secrets=self._secrets,
         )
+        if self._opening is not None:  # (a session opened from the list goes on in its own file)
+            self.session.go_on_in(*self._opening)
+            self._opening = None
         screen.attach(self.session)
         self.session_started(screen, self.session)
 
@@ -261,9 +267,8 @@ class ChatApp(ChatOptions):
         except RecordingError as exc:
             notify(self, str(exc), severity="error")
             return
+        self._opening = (path, total)
         await self.start_chat(welcome=False)
-        if self.session is not None:
-            self.session.go_on_in(path, total)  # (continued, the session goes on in its own file)
         speed, instant = SPEEDS[self.replay_speed]
         self.chat_screen.open_path(path, speed, instant)
 

@@ -4,7 +4,9 @@ name, deleted it makes way for a new chat; and Ctrl+N keeps a draft."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
+from typing import Any
 
 from textual.widgets import Input
 
@@ -142,3 +144,30 @@ async def test_ctrl_n_keeps_the_draft_in_the_composer_of_the_new_chat(faults: Fa
         await wait_for(pilot, lambda: app.chat_screen is not first)
         assert not app.chat_screen.messages()
         assert app.chat_screen.composer.text == "half a thought"
+
+
+async def test_a_session_opened_before_the_app_is_ready_gets_one_chat_that_goes_on_in_its_file(
+    faults: FaultServer, monkeypatch: Any
+) -> None:
+    """Ctrl+O and Enter typed while the app still imports what a request needs (right after start)."""
+    path = save("earlier.yaml", turn("the first question"))
+    gate = asyncio.Event()
+    prepare = ChatApp._prepare
+
+    async def held(app: ChatApp, choice: Any) -> Any:
+        await gate.wait()
+        return await prepare(app, choice)
+
+    monkeypatch.setattr(ChatApp, "_prepare", held)
+    app = app_for(faults.url("ok"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        dialog = await opened(pilot, app)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.screen is not dialog)
+        gate.set()
+        await wait_for(pilot, lambda: app.session is not None and len(app.session.recorder.interactions) == 1)
+        assert len(app.chat_screen.query("#system-prompt")) == 1
+        await asked(pilot, app, "a follow-up")
+        saved(app)
+    assert every_file() == [path]
+    assert prompts(path) == ["the first question", "a follow-up"]
