@@ -23,8 +23,10 @@ from chatterm.ui.memory import collect_when_idle
 from chatterm.ui.plain import notify
 from chatterm.ui.render.compositor import RowCompositor
 from chatterm.ui.render.widgets import install_compositor
+from chatterm.ui.screens import copying, message_keys
 from chatterm.ui.widgets.composer import Composer
 from chatterm.ui.widgets.conversation import ConversationView
+from chatterm.ui.widgets.cursor import MessageCursor
 from chatterm.ui.widgets.earlier import LoadEarlier
 from chatterm.ui.widgets.messages import AssistantMessage, InfoMessage, UserMessage
 from chatterm.ui.widgets.queued import QueuedPrompt
@@ -71,6 +73,7 @@ class ChatScreen(Screen[None]):
         Binding("ctrl+e", "app.export", "Export", show=False, priority=True, tooltip="Export as Markdown"),
         Binding("ctrl+y", "copy_answer", "Copy answer", show=False, priority=True, tooltip="Copy the last answer"),
         Binding("f1", "app.show_help", "Help", tooltip="Keys, commands and where files live"),
+        Binding("tab,shift+tab", "select_messages", "Messages", show=False, tooltip="Select a message (or click one)"),
     ]
 
     app: ChatApp
@@ -87,6 +90,7 @@ class ChatScreen(Screen[None]):
         if self._rows is not None:
             self._rows.scroller = self.conversation_view
         self.composer = Composer()
+        self.conversation_view.returns_to = self.composer
         self.status = StatusLine()
         self.status.set_endpoint(choice.profile, choice.endpoint.model)
         self._worker: Worker[None] | None = None
@@ -417,10 +421,13 @@ class ChatScreen(Screen[None]):
             messages[-1].toggle_reasoning()
 
     def action_copy_answer(self) -> None:
-        answers = [m.answer for m in self.messages() if m.answer]
-        if answers:
-            self.app.copy_to_clipboard(answers[-1])
-            notify(self, "Copied the last answer.")
+        copying.copy_last_answer(self)
+
+    def action_select_messages(self) -> None:
+        self.conversation_view.enter()
+
+    async def on_message_cursor_act(self, event: MessageCursor.Act) -> None:
+        await message_keys.act(self, event.action, event.message)
 
     @work(exclusive=True, group="answer")
     async def open_path(self, path: Path, speed: float, instant: bool) -> None:

@@ -2,7 +2,8 @@
 
 "Copy message…" and "Copy code block…" in the command palette open a list to pick from (newest first, Enter copies,
 Escape closes); the palette also finds each code block by the number it shows on screen ("Copy code block 3").
-Code blocks are numbered on through the conversation (`chatterm.ui.markdown.codes`).
+Code blocks are numbered on through the conversation (`chatterm.ui.markdown.codes`). `y` copies the message the
+conversation's cursor selects, Ctrl+Y the last answer.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import TYPE_CHECKING
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.widget import Widget
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
@@ -44,15 +46,20 @@ def _preview(text: str) -> str:
     return line if len(line) <= PREVIEW else line[: PREVIEW - 1] + "…"
 
 
+def of_message(widget: Widget) -> Copyable | None:
+    """What copying a message copies: a prompt's text, an answer's text as received (not its reasoning); None for
+    anything else, or an answer with no text."""
+    if isinstance(widget, UserMessage):
+        return Copyable(f"You: {_preview(widget.text)}", widget.text, "Copied the prompt.")
+    if isinstance(widget, AssistantMessage) and widget.answer:
+        return Copyable(f"Answer: {_preview(widget.answer)}", widget.answer, "Copied the answer.")
+    return None
+
+
 def messages(screen: ChatScreen) -> list[Copyable]:
-    """The messages on screen, in order: prompts and answers (an answer's reasoning is not part of it)."""
-    found: list[Copyable] = []
-    for widget in screen.conversation_view.children:
-        if isinstance(widget, UserMessage):
-            found.append(Copyable(f"You: {_preview(widget.text)}", widget.text, "Copied the prompt."))
-        elif isinstance(widget, AssistantMessage) and widget.answer:
-            found.append(Copyable(f"Answer: {_preview(widget.answer)}", widget.answer, "Copied the answer."))
-    return found
+    """The messages on screen, in order: prompts and answers."""
+    found = (of_message(widget) for widget in screen.conversation_view.children)
+    return [item for item in found if item is not None]
 
 
 def code(screen: ChatScreen) -> list[Copyable]:
@@ -70,6 +77,22 @@ def code(screen: ChatScreen) -> list[Copyable]:
 def copy(screen: ChatScreen, item: Copyable) -> None:
     screen.app.copy_to_clipboard(item.text)
     notify(screen, item.told)
+
+
+def copy_message(screen: ChatScreen, widget: Widget) -> None:
+    """Copy one message (the one the cursor selects), or say there is nothing in it to copy."""
+    item = of_message(widget)
+    if item is None:
+        notify(screen, "Nothing to copy: this answer has no text.", severity="warning")
+    else:
+        copy(screen, item)
+
+
+def copy_last_answer(screen: ChatScreen) -> None:
+    answers = [message.answer for message in screen.messages() if message.answer]
+    if answers:
+        screen.app.copy_to_clipboard(answers[-1])
+        notify(screen, "Copied the last answer.")
 
 
 def copy_number(screen: ChatScreen, number: int) -> None:
