@@ -12,9 +12,9 @@ would get it, and after each one checks the emulated screen:
 
 `final()` then draws the conversation as it ended in a new app, from the text received alone (every view rendering
 its whole text in one piece; tool calls from their names, arguments and results), at the same size, scrolled to its
-end if the live view keeps to its end, and compares the conversation's rows: an answer cut short by a stale height,
-left off screen, or drawn with room it no longer needs differs there. Every difference is reported with the
-differing rows.
+end if the live view keeps to its end, with the message the live view's cursor selects selected, and compares the
+conversation's rows: an answer cut short by a stale height, left off screen, or drawn with room it no longer needs
+differs there. Every difference is reported with the differing rows.
 """
 
 from __future__ import annotations
@@ -336,6 +336,8 @@ class Ending:
     shown: tuple[tuple[Any, ...], ...]
     """The live terminal's rows of the conversation."""
     text: tuple[str, ...]
+    selected: int | None
+    """The item the conversation's cursor selects (drawn so while the conversation has the focus)."""
     stale: tuple[str, ...]
     """Rows the live terminal showed otherwise than a whole render of the live screen, once settled."""
     system: str | None = None
@@ -347,7 +349,10 @@ def ending(oracle: Oracle) -> Ending:
     app = oracle.app
     view = app.chat_screen.conversation_view
     items: list[tuple[str, str] | Answer | Calls] = []
+    selected = None
     for child in view.children:
+        if child is view.selected:
+            selected = len(items)
         if isinstance(child, ToolCalls):
             items.append(calls_of(child))
         elif isinstance(child, UserMessage):
@@ -373,6 +378,7 @@ def ending(oracle: Oracle) -> Ending:
             )
     rows = (view.region.y, view.region.bottom)
     return Ending(
+        selected=selected,
         size=(app.size.width, app.size.height),
         rows=rows,
         at_end=view._keeps_end,
@@ -403,6 +409,9 @@ async def _draw(pilot: Any, app: ChatApp, end: Ending) -> pyte.Screen:
         else:
             widgets.append(InfoMessage(item[1]))
     await view.mount_all(widgets)
+    if end.selected is not None:
+        view.focus()
+        view.select(widgets[end.selected])
     for message, item in answers:
         message._timer.stop()
         message.finished = True

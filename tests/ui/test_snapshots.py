@@ -73,6 +73,20 @@ class TestChatScreen:
         fault_server.gap = 0.01
         assert snap_compare(app_for(fault_server.url("think")), terminal_size=SIZE, run_before=answered)
 
+    def test_a_selected_answer(self, snap_compare: Any, fault_server: FaultServer) -> None:
+        """Tab moved the focus to the conversation: the last answer is selected, a bar down its left edge (its
+        reasoning title, its text, its code), and the footer shows the conversation's keys."""
+
+        async def selected(pilot: Pilot[Any]) -> None:
+            await answered(pilot)
+            await pilot.press("tab")
+            view = pilot.app.chat_screen.conversation_view  # type: ignore[attr-defined]
+            await wait_for(pilot, lambda: view.selected is not None)
+            await settled(pilot)
+
+        fault_server.gap = 0.01
+        assert snap_compare(app_for(fault_server.url("think")), terminal_size=(80, 24), run_before=selected)
+
     def test_an_error_notice(self, snap_compare: Any, fault_server: FaultServer) -> None:
         assert snap_compare(app_for(fault_server.url("e401")), terminal_size=SIZE, run_before=answered)
 
