@@ -10,7 +10,7 @@ import httpx
 import pytest
 import vcr
 
-from chatterm.cassette.demo import DEMO_DIR
+from chatterm.cassette.demo import DEMO_DIR, fallback_interaction
 from chatterm.cassette.demo_catalogue import CATALOGUE, CONFIGURE, DemoEntry, closest
 from chatterm.cassette.load import load_recording
 from chatterm.cassette.model import Interaction
@@ -31,7 +31,7 @@ RECORDED = [entry for entry in CATALOGUE if not entry.file.startswith("xai_")]
         ("Write me a Python function to merge two sorted lists", "def merge_sorted(", ""),
         ("tell me the history of terminals", "VT100", ""),
         ("list the prime numbers below 1000", "2, 3, 5, 7, 11", "stopped at the token limit"),
-        ("what happens if the provider is overloaded?", "second attempt", "retrying in 1.0 s"),
+        ("what happens if the provider is overloaded?", "second attempt", "Retrying in 1.0 s"),
         ("Say hi in Portuguese", "Oi!", ""),
     ],
 )
@@ -99,3 +99,61 @@ def summary(interaction: Interaction) -> tuple[str, int | None, str, str, str | 
 def test_the_demo_recordings_are_declared_package_data() -> None:
     text = (ROOT / "pyproject.toml").read_text()
     assert re.search(r'"chatterm/demo/\*\.yaml"', text)
+
+
+MATCHES = [
+    # a prompt that shares one common word with a recording is not close to it
+    ("two", None),
+    ("list", None),
+    ("write", None),
+    ("Write a haiku about autumn", None),
+    ("list three colours", None),
+    ("what is two plus two?", None),
+    ("tell me a story", None),
+    ("explain quantum physics", None),
+    ("count to ten", None),
+    ("translate this to French", None),
+    ("why is the sky blue?", None),
+    # a real match: a word only one recording is about, or several of its words
+    ("hi", "hello.yaml"),
+    ("hello there", "hello.yaml"),
+    ("what can you do?", "hello.yaml"),
+    ("merge two sorted lists", "merge_sorted.yaml"),
+    ("write some python code", "merge_sorted.yaml"),
+    ("sort a list in Python", "merge_sorted.yaml"),
+    ("history of the VT100", "terminal_history.yaml"),
+    ("tell me about computer terminals and their history", "terminal_history.yaml"),
+    ("primes below 100", "primes.yaml"),
+    ("list the prime numbers", "primes.yaml"),
+    ("the provider is overloaded", "overloaded.yaml"),
+    ("show me an error and a retry", "overloaded.yaml"),
+    ("say hi in Portuguese", "xai_grok_simple_streaming.yaml"),
+]
+
+
+@pytest.mark.parametrize(("prompt", "file"), MATCHES)
+def test_the_demo_answers_a_prompt_with_a_recording_only_when_it_is_really_close(prompt: str, file: str | None) -> None:
+    """What the demo's server answers a chat request with: the recording's turn, or the demo's own answer."""
+    from chatterm.cassette.demo import DemoMatcher, demo_recordings
+
+    recordings = demo_recordings()
+    matcher = DemoMatcher(recordings)
+    answer = matcher.match({"model": "chatterm-demo", "messages": [{"role": "user", "content": prompt}]})
+    assert answer is not None
+    expected = recordings[file].interactions[0].response.body if file else fallback_interaction().response.body
+    assert answer.response.body == expected
+
+
+@pytest.mark.parametrize("prompt", ["two", "list", "write"])
+def test_ask_in_the_demo_does_not_answer_one_shared_word_with_a_recording(prompt: str) -> None:
+    result = run_chatterm("ask", prompt)
+    assert result.code == 0, result.stderr
+    assert "offline demo" in result.stdout and "def merge_sorted(" not in result.stdout
+
+
+def test_the_retry_notice_punctuates_a_provider_s_message_once() -> None:
+    result = run_chatterm("ask", "what happens if the provider is overloaded?")
+    assert result.code == 0, result.stderr
+    (warning,) = [line for line in result.stderr.splitlines() if line.startswith("chatterm: warning:")]
+    said = "HTTP 503: The server is overloaded, please try again in a moment. Retrying in 1.0 s"
+    assert warning == f"chatterm: warning: {said}"

@@ -202,3 +202,22 @@ def test_profiles_list_and_show(capsys: pytest.CaptureFixture[str], monkeypatch:
     assert main(["profiles", "show", "openai"]) == 0
     shown = capsys.readouterr().out
     assert "https://api.openai.com/v1" in shown and TEST_KEY not in shown
+
+
+def test_every_command_that_takes_a_profile_knows_the_demo() -> None:
+    listed = run_chatterm("profiles")
+    assert listed.code == 0 and "demo" in listed.stdout
+    status = run_chatterm("key", "status", "demo")
+    assert status.code == 0, status.stderr
+    assert status.stdout.strip() == "demo: no key needed (the offline demo answers from recordings)"
+    for action in ("set", "delete"):
+        result = run_chatterm("key", action, "demo", input=TEST_KEY + "\n")
+        assert result.code == 2
+        assert_one_line_error(result)
+        assert "the offline demo needs no key" in result.stderr and "no profile" not in result.stderr
+    removed = run_chatterm("profiles", "remove", "demo")
+    assert removed.code == 2
+    assert_one_line_error(removed)
+    assert "'demo' is built in" in removed.stderr
+    shown = run_chatterm("profiles", "show", "demo", "--models")
+    assert shown.code == 0 and "key: none needed" in shown.stdout and "models: chatterm-demo" in shown.stdout

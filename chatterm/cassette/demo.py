@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from chatterm.cassette.demo_catalogue import CATALOGUE, CONFIGURE, closest
+from chatterm.cassette.demo_catalogue import CATALOGUE, CONFIGURE, MODEL, closest
 from chatterm.cassette.exchange import chat_turns
 from chatterm.cassette.load import load_recording
 from chatterm.cassette.model import Interaction, Recording, Response
@@ -20,8 +20,6 @@ from chatterm.cassette.replay import Matcher
 from chatterm.cassette.serve import ReplayServer
 
 DEMO_DIR = Path(__file__).resolve().parents[1] / "demo"
-MODEL = "chatterm-demo"
-"""The model named in the demo's own answers (its recordings' and the one it makes up when none is close)."""
 FALLBACK_GAP = 0.01
 """Seconds between the words of the answer given when no recording is close (at the demo's speed, its pace)."""
 _PIECE = re.compile(r"\s*\S+\s*")

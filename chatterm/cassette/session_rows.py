@@ -2,8 +2,9 @@
 
 A session file is a vcrpy cassette as chatterm writes it: `interactions:`, items that each start with `- request:`
 at the start of a line, `version: 1`. Its row needs little of it: the first prompt (in the first request's body),
-the profile and model of the last answer (chatterm's notes at the end of the last item, or the last request's
-model), the name the user gave it if any (`title` in chatterm's notes on the first item), and the number of items.
+the profile and model of the last answer (chatterm's notes at the end of the last item: the model that answered,
+else the one asked; or the last request's model), the name the user gave it if any (`title` in chatterm's notes on
+the first item), and the number of items.
 So a file in that layout is cut at those lines and only those parts are parsed: each is one YAML scalar or a small
 mapping, whatever the size of the answers around them. Anything else is parsed whole, and only while it is small: a
 file of any size or shape costs about what reading its bytes does, and a bad one is a row that says why rather than
@@ -29,6 +30,8 @@ megabyte a second."""
 NO_PROMPT = "(no prompt recorded)"
 TITLE = "title"
 """The key of the name a user gave a session, in chatterm's notes on its first item (where the title is read)."""
+ANSWERED = "answered"
+"""The key of the model that gave an answer (the provider's word), in chatterm's notes beside the one asked."""
 _HEAD = b"interactions:\n- request:\n"
 _FIRST = len(b"interactions:\n")
 _ITEM = b"\n- request:\n"
@@ -98,7 +101,7 @@ def read_row(path: Path, modified: float) -> SessionInfo:
 def row_of(recording: Recording) -> Row:
     interactions = recording.interactions
     meta = interactions[-1].meta if interactions else {}
-    model = meta.get("model") or next(
+    model = meta.get(ANSWERED) or meta.get("model") or next(
         (i.request.model for i in reversed(interactions) if i.request and i.request.model), ""
     )
     named = given_title(interactions[0].meta) if interactions else None
@@ -127,7 +130,7 @@ def quick_row(data: bytes, name: str) -> Row | None:
     notes = _notes(last, name)
     if title is None or notes is None:
         return None
-    model = notes.get("model")
+    model = notes.get(ANSWERED) or notes.get("model")
     if not model:
         request = _request(last, name)
         model = request.model if request is not None else None

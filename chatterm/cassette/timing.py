@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 
 from chatterm.cassette.model import Response
-from chatterm.decode.body import EVENTSTREAM, JSON, NDJSON, SSE, body_kind
+from chatterm.decode.body import EVENTSTREAM, JSON, NDJSON, SSE, BodyDecoder, body_kind
+from chatterm.events import Content, Reasoning, ToolCallDelta
 
 DEFAULT_GAP = 0.02
 """Seconds between events when a recording says nothing of its pace (about 50 tokens a second)."""
@@ -88,6 +89,23 @@ def schedule(response: Response) -> list[tuple[float, bytes]]:
         pieces.append((gap * number, body[start:end]))
         start = end
     return pieces
+
+
+def thinking_time(response: Response) -> float | None:
+    """Seconds from the first reasoning to the first of the answer (or the end), as recorded: what the reasoning
+    pane's title said live. None when the recording holds no reasoning or no timing of its events."""
+    if not response.offsets:
+        return None
+    decoder = BodyDecoder(body_kind(response.content_type, response.body[:64]))
+    started = None
+    pieces = schedule(response)
+    for at, piece in pieces:
+        for event in decoder.feed(piece):
+            if isinstance(event, Reasoning) and started is None:
+                started = at
+            elif isinstance(event, (Content, ToolCallDelta)) and started is not None:
+                return at - started
+    return pieces[-1][0] - started if started is not None else None
 
 
 def offsets_from_chunks(chunks: list[tuple[float, int]], body: bytes, kind: str) -> list[tuple[float, int]]:

@@ -243,6 +243,8 @@ class ChatSession:
         finally:
             for interaction in self.recorder.interactions[first:]:
                 interaction.meta.update(self.asked_with(started))
+                if reply.model:  # (the model the provider says answered: the sessions list shows it)
+                    interaction.meta["answered"] = reply.model
                 interaction.done = finished
             self._last_failed = reply.error is not None or not finished
             asked, self._asking, self._asked = self._asked, None, None

@@ -16,7 +16,7 @@ from pydantic import ValidationError
 from chatterm.cli import output
 from chatterm.cli.errors import EXIT_OK, UsageError
 from chatterm.net.endpoint import is_credential
-from chatterm.settings.choice import DEMO, default_profile, endpoint_for
+from chatterm.settings.choice import DEMO, DEMO_MODEL, default_profile, endpoint_for
 from chatterm.settings.config import Settings, load_settings
 from chatterm.settings.config_edit import remove_profile, save_profile, set_default
 from chatterm.settings.errors import located, problem
@@ -109,7 +109,10 @@ def run_profiles(args: argparse.Namespace) -> int:
         return EXIT_OK
     if action == "show" and args.name == DEMO:
         output.say(f"profile {DEMO} (built in): answers replayed from recordings shipped with chatterm, offline")
+        output.say(f"  model: {DEMO_MODEL}")
         output.say("  key: none needed")
+        if args.models:
+            output.say(f"  models: {DEMO_MODEL}")
         return EXIT_OK
     if action == "show":
         profile = _profile(settings, args.name)
@@ -137,6 +140,8 @@ def run_profiles(args: argparse.Namespace) -> int:
             output.say(f"store its key with: chatterm key set {args.name}", stderr=True)
         return EXIT_OK
     if action == "remove":
+        if args.name == DEMO:
+            raise UsageError("'demo' is built in and cannot be removed")
         if not remove_profile(args.name):
             where = "is a built-in preset" if args.name in PRESETS else "is not in the config file"
             raise UsageError(f"profile {args.name!r} {where}; nothing removed")
@@ -152,6 +157,8 @@ def run_profiles(args: argparse.Namespace) -> int:
 
 
 def run_key(args: argparse.Namespace) -> int:
+    if args.profile == DEMO:
+        return _demo_key(args.action)
     settings = load_settings()
     profile = _profile(settings, args.profile)
     try:
@@ -174,6 +181,15 @@ def run_key(args: argparse.Namespace) -> int:
         raise UsageError(no_keyring_hint(profile.api_key_env)) from None
     except KeyringFailed as exc:
         raise UsageError(f"the system keyring failed ({exc}); {env_hint(profile.api_key_env)}") from None
+
+
+def _demo_key(action: str) -> int:
+    """`key ACTION demo`: the demo is a profile like any other, one that needs no key."""
+    if action == "status":
+        output.say(f"{DEMO}: no key needed (the offline demo answers from recordings)")
+        return EXIT_OK
+    nothing = "nothing stored" if action == "set" else "nothing deleted"
+    raise UsageError(f"the offline demo needs no key; {nothing} (a provider's profile takes one: chatterm profiles)")
 
 
 def _read_secret(profile: str) -> str:

@@ -35,6 +35,7 @@ from chatterm.net.masking import EventMask, KeyLookup
 from chatterm.net.proxies import ProxyRoutes, client_transport, shown
 from chatterm.net.recorder import Recorder
 from chatterm.net.redirects import RedirectRefused, send_within_origin
+from chatterm.sentences import then
 
 RETRY_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504, 529})
 MAX_RETRIES = 2
@@ -197,7 +198,7 @@ class ChatClient:
                 yield event
             if retry.error is None or retry.wait is None:
                 return
-            yield StreamWarning(f"{retry.error.message}; retrying in {retry.wait:.1f} s")
+            yield StreamWarning(then(retry.error.message, f"retrying in {retry.wait:.1f} s"))
             await asyncio.sleep(retry.wait)
 
     async def _attempt(self, url: str, body: dict[str, Any], attempt: int, retry: _Retry) -> AsyncIterator[Event]:

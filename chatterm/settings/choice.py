@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
 from dataclasses import dataclass
 
 from pydantic import ValidationError
 
+from chatterm.cassette import demo_catalogue
 from chatterm.net.endpoint import Endpoint
 from chatterm.settings.config import Settings
 from chatterm.settings.errors import problem
@@ -15,6 +17,10 @@ from chatterm.settings.keys import find_key, keyring_keys
 from chatterm.settings.profile import ProfileSettings
 
 DEMO = "demo"
+DEMO_MODEL = demo_catalogue.MODEL
+"""The model the demo profile names before any answer: the one its answers name."""
+AD_HOC = "ad-hoc"
+"""The name of an endpoint given on the command line (`--base-url`), in place of a profile's."""
 
 
 class ResolveError(Exception):
@@ -91,11 +97,11 @@ def choose(
             )
         except ValidationError as exc:
             raise ResolveError(f"--base-url: {problem(exc.errors()[0])}") from None
-        choice = Choice("ad-hoc", endpoint_for(ad_hoc, model, key), f"env:{api_key_env}" if key else None)
+        choice = Choice(AD_HOC, endpoint_for(ad_hoc, model, key), f"env:{api_key_env}" if key else None)
     else:
         name = profile or default_profile(settings)
         if name == DEMO:
-            choice = Choice(DEMO, Endpoint(base_url="", model=model or "grok-code-fast-1"))
+            choice = Choice(DEMO, Endpoint(base_url="", model=model or DEMO_MODEL))
         else:
             chosen = settings.profiles.get(name)
             if chosen is None:
@@ -115,3 +121,15 @@ def choose(
     if api:
         choice.endpoint.api = api
     return choice
+
+
+def chosen_again(first: Choice, model: str | None = None) -> Choice:
+    """A choice made at start-up (an ad-hoc endpoint, which no profile holds), to switch back to: its endpoint as it
+    was given, asking for `model` when one is given."""
+    endpoint = dataclasses.replace(
+        first.endpoint,
+        model=model or first.endpoint.model,
+        headers=dict(first.endpoint.headers),
+        params=dict(first.endpoint.params),
+    )
+    return Choice(first.profile, endpoint, first.key_source)

@@ -22,7 +22,7 @@ from textual.screen import Screen
 from chatterm import locations
 from chatterm.conversation.export import to_markdown
 from chatterm.private_files import write_private
-from chatterm.settings.choice import DEMO, Choice, ResolveError, choose
+from chatterm.settings.choice import AD_HOC, DEMO, Choice, ResolveError, choose, chosen_again
 from chatterm.settings.config import Settings
 from chatterm.settings.keys import find_key
 from chatterm.settings.prompts import PromptHistory, history_file
@@ -71,7 +71,7 @@ def _remembered_speed() -> str:
 
 class ChatApp(ChatOptions):
     TITLE = "chatterm"
-    COMMANDS = ChatOptions.COMMANDS | {ChatCommands}
+    COMMANDS = {ChatCommands}  # (Textual's system commands too, after chatterm's)
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True), *EFFORT_BINDINGS]
     CSS = NO_COLOR_CSS
 
@@ -89,6 +89,8 @@ class ChatApp(ChatOptions):
         self.no_color = no_color_wanted()  # (Textual's: NO_COLOR present, even empty)
         self.settings = settings
         self.choice = choice
+        self.ad_hoc = chosen_again(choice) if choice.profile == AD_HOC else None
+        """The endpoint given on the command line, which the profile switcher offers to go back to."""
         self.replay_recording = replay
         self.given_speed = speed
         """The pace of the recording given to the app (`chatterm replay`)."""
@@ -265,6 +267,8 @@ class ChatApp(ChatOptions):
         """Every usable-or-not profile, at once: a local one is marked as being checked (the switcher asks its
         server and fills in whether it answers)."""
         rows = [ProfileRow(DEMO, "recorded answers", "offline", True)]
+        if self.ad_hoc is not None:
+            rows.append(ProfileRow(AD_HOC, self.ad_hoc.endpoint.model, "given with --base-url", True))
         for name, profile in sorted(self.settings.profiles.items()):
             if profile.local:
                 rows.append(ProfileRow(name, profile.model, CHECKING, True, base_url=profile.base_url))
@@ -291,7 +295,10 @@ class ChatApp(ChatOptions):
         if switch is None:
             return
         try:
-            choice = choose(self.settings, switch.profile, switch.model or None)
+            if switch.profile == AD_HOC and self.ad_hoc is not None:
+                choice = chosen_again(self.ad_hoc, switch.model or None)
+            else:
+                choice = choose(self.settings, switch.profile, switch.model or None)
         except ResolveError as exc:
             notify(self, str(exc), severity="error")
             return

@@ -1,4 +1,8 @@
-"""The command palette's chatterm commands, and the system commands kept beside them."""
+"""The command palette: chatterm's commands, then the system commands kept beside them.
+
+One provider gives both, so the palette lists them in that order (Textual lists each provider's entries in the
+order it gives them, and providers in no set order).
+"""
 
 from __future__ import annotations
 
@@ -16,12 +20,14 @@ if TYPE_CHECKING:
 
 Command = tuple[str, str, Callable[[], object]]
 """A palette entry: its name, what it does, and what runs it."""
-REPLACED_SYSTEM_COMMANDS = {"Keys"}
-"""Textual's entries that chatterm's own replace: its key panel gives way to "Keys/Help"."""
+DROPPED_SYSTEM_COMMANDS = {"Keys", "Maximize", "Minimize"}
+"""Textual's entries chatterm leaves out: its key panel gives way to "Keys/Help"; the chat screen's layout is the
+app's own (a maximized composer hides the conversation it writes to)."""
 
 
-def chat_commands(app: ChatApp) -> list[Command]:
-    """chatterm's commands, for the palette and the help screen. Choosing a theme is Textual's "Theme"."""
+def chat_commands(app: ChatApp, marked: bool = True) -> list[Command]:
+    """chatterm's commands, for the palette and the help screen. Choosing a theme is Textual's "Theme". `marked`:
+    the replay speed in force says so (the palette's; the help lists the commands, not the state)."""
     commands: list[Command] = [
         ("New chat", "Start a new conversation", app.action_new_chat),
         ("Retry", "Ask again after an error or a stop (Ctrl+R)", app.action_retry),
@@ -31,7 +37,6 @@ def chat_commands(app: ChatApp) -> list[Command]:
         ("Toggle reasoning", "Show or hide the reasoning panes", app.action_toggle_reasoning_display),
         ("Export conversation", "Save the conversation as Markdown", app.action_export),
         ("Copy last answer", "Copy the last answer to the clipboard", app.action_copy_answer),
-        ("Copy last code block", "Copy the last fenced code block", app.action_copy_code),
         ("Copy message…", "Pick a prompt or an answer to copy", app.action_copy_message),
         ("Copy code block…", "Pick a code block to copy, by its number", app.action_copy_code_block),
         *app.option_commands(),
@@ -39,23 +44,29 @@ def chat_commands(app: ChatApp) -> list[Command]:
     ]
     for speed in ("instant", "1x", "2x", "4x"):
         pace = "Pace of the sessions opened with Ctrl+O (remembered)"
-        commands.append((f"Replay speed: {speed}", pace, partial(app.set_replay_speed, speed)))
+        name = f"Replay speed: {speed}" + (" (current)" if marked and speed == app.replay_speed else "")
+        commands.append((name, pace, partial(app.set_replay_speed, speed)))
     return commands
 
 
 def system_commands(textuals: Iterable[SystemCommand]) -> Iterator[SystemCommand]:
-    """Textual's system commands less those chatterm's commands replace."""
-    return (command for command in textuals if command.title not in REPLACED_SYSTEM_COMMANDS)
+    """Textual's system commands less those chatterm leaves out."""
+    return (command for command in textuals if command.title not in DROPPED_SYSTEM_COMMANDS)
 
 
 class ChatCommands(Provider):
     def _commands(self) -> list[Command]:
+        """chatterm's commands, then the system commands (`ChatApp.get_system_commands`)."""
         app: ChatApp = self.app  # type: ignore[assignment]
-        return chat_commands(app)
+        textuals = [(c.title, c.help, c.callback) for c in app.get_system_commands(self.screen) if c.discover]
+        return [*chat_commands(app), *textuals]
 
-    def _numbered_blocks(self) -> list[Command]:
-        """A command per code block, found by its number ("Copy code block 3"), not listed before a query."""
+    def _numbered_blocks(self, query: str) -> list[Command]:
+        """A command per code block, found by its number ("Copy code block 3"): only for a query that holds a
+        number ("Copy code block…" lists them all)."""
         app: ChatApp = self.app  # type: ignore[assignment]
+        if not any(character.isdigit() for character in query):
+            return []
         return [
             (f"Copy code block {number}", title, partial(app.copy_code_block, number))
             for number, title in app.code_block_titles()
@@ -67,7 +78,7 @@ class ChatCommands(Provider):
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
-        for name, help_text, callback in [*self._commands(), *self._numbered_blocks()]:
+        for name, help_text, callback in [*self._commands(), *self._numbered_blocks(query)]:
             score = matcher.match(name)
             if score > 0:
                 yield Hit(score, highlight(matcher, name), callback, text=name, help=escaped(help_text))

@@ -147,7 +147,7 @@ def test_replay_command_restreams_a_seed(terminal: Terminal) -> None:
 def test_first_run_opens_a_working_chat_on_the_demo_profile(terminal: Terminal) -> None:
     """The README's first command: `chatterm` with no config, no key, no network."""
     terminal.start(chatterm_command())
-    terminal.wait_for(lambda s: "offline demo profile" in s and "demo · grok-code-fast-1" in s)
+    terminal.wait_for(lambda s: "offline demo profile" in s and "demo · chatterm-demo" in s)
     terminal.send("Say hi in Portuguese", "Enter")
     screen = terminal.wait_for(lambda s: "Oi!" in s and "ready" in s)
     assert "reasoning tokens" in screen

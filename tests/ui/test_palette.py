@@ -56,3 +56,26 @@ async def test_retry_in_the_palette_asks_again(faults: FaultServer) -> None:
         await wait_for(pilot, lambda: len(screen.messages()) == 2 and screen.messages()[-1].finished)
         assert screen.messages()[-1].answer == ANSWER
         assert faults.counts["ok"] == 2
+
+
+async def test_the_palette_lists_chatterms_commands_first_one_code_block_entry_and_the_current_pace(
+    faults: FaultServer,
+) -> None:
+    app = app_for(faults.url("think"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await send(pilot, app, "code please")  # (an answer with a code block: the palette could offer it)
+        await wait_for(pilot, lambda: bool(app.chat_screen.messages()) and app.chat_screen.messages()[-1].finished)
+        assert app.code_block_titles(), "an answer with a code block"
+        app.replay_speed = "2x"
+        names = await search(pilot, app, "")
+        assert "Maximize" not in names and "Keys" not in names
+        assert names[0] == "New chat", names
+        textuals = [names.index(name) for name in ("Theme", "Screenshot", "Quit")]
+        assert min(textuals) > names.index("Keys/Help") and min(textuals) > names.index("Replay speed: 4x"), names
+        assert [name for name in names if "code" in name.lower()] == ["Copy code block…"]
+        speeds = [name for name in names if name.startswith("Replay speed")]
+        assert speeds == ["Replay speed: instant", "Replay speed: 1x", "Replay speed: 2x (current)", "Replay speed: 4x"]
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, CommandPalette))
+        coded = await search(pilot, app, "copy code")
+        assert [name for name in coded if "code" in name.lower()] == ["Copy code block…"], coded

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 
 import pytest
@@ -93,3 +94,25 @@ async def test_a_new_chat_keeps_the_held_prompt_in_its_composer(slow: ScriptedSe
         await wait_for(pilot, lambda: app.chat_screen is not screen)
         assert app.chat_screen.composer.text == "second" and app.chat_screen.queued.text is None
         assert not app.chat_screen.messages() and len(slow.requests) == 1
+
+
+async def test_a_prompt_held_for_an_answer_that_ends_in_an_error_goes_back_to_the_composer() -> None:
+    error = {"error": {"message": "Overloaded, try again later.", "type": "server_error", "code": 503}}
+    failing = [*sse_script("Hello")[:1], (SLOW, b"event: error\ndata: " + json.dumps(error).encode() + b"\n\n")]
+    server = ScriptedServer(answers=[failing, sse_script("Hi")])
+    await server.start()
+    try:
+        app = app_for(server.url)
+        async with app.run_test(size=(100, 30), notifications=True) as pilot:
+            screen = app.chat_screen
+            await send(pilot, app, "first")
+            await wait_for(pilot, lambda: bool(screen.messages()) and screen.messages()[0].answer == "Hello")
+            await send(pilot, app, "second")
+            assert screen.queued.text == "second"
+            await wait_for(pilot, lambda: answered(app, 1) and not screen.busy)
+            assert "Overloaded" in str(screen.messages()[0].notice.render())
+            await wait_for(pilot, lambda: screen.composer.text == "second")
+            assert screen.queued.text is None and len(server.requests) == 1, "not sent after the error"
+            assert "not sent" in " ".join(str(n.message) for n in app._notifications)
+    finally:
+        await server.stop()

@@ -69,6 +69,15 @@ class TestChatScreen:
 
         assert snap_compare(app_for(fault_server.url("ok")), terminal_size=(80, 24), run_before=welcome)
 
+    def test_a_narrow_terminal(self, snap_compare: Any, fault_server: FaultServer) -> None:
+        """45 columns: the welcome card wraps, the footer drops whole bindings, the status line whole items."""
+
+        async def welcome(pilot: Pilot[Any]) -> None:
+            await wait_for(pilot, lambda: bool(pilot.app.chat_screen.query("WelcomeCard")))  # type: ignore[attr-defined]
+            await settled(pilot)
+
+        assert snap_compare(app_for(fault_server.url("ok")), terminal_size=(45, 24), run_before=welcome)
+
     def test_a_reasoning_answer(self, snap_compare: Any, fault_server: FaultServer) -> None:
         fault_server.gap = 0.01
         assert snap_compare(app_for(fault_server.url("think")), terminal_size=SIZE, run_before=answered)

@@ -2,8 +2,9 @@
 
 chatterm draws a streaming answer with a compositor that renders only the rows an update changes and lets the
 terminal scroll the conversation (`compositor`), a scrollbar that repaints only the rows a scroll changes
-(`scrollbar`), an incremental word wrap that keeps a paragraph's settled lines (`wrap`), and two small reads and
-writes of widget state (`widgets`). Each rests on something Textual or Rich keeps private, so each is guarded:
+(`scrollbar`), an incremental word wrap that keeps a paragraph's settled lines (`wrap`), a footer that leaves out
+the bindings it has no room for instead of cutting one (`footer`), and two small reads and writes of widget state
+(`widgets`). Each rests on something Textual or Rich keeps private, so each is guarded:
 
 - `support.custom_rendering()` is true only on the Textual series and Rich versions these parts were written
   against, when the private names they use exist, and when `CHATTERM_STOCK_RENDER` is not set;

@@ -83,6 +83,14 @@ def missing_private_names() -> list[str]:
     if not callable(getattr(App, "_start_widget", None)):
         missing.append("App._start_widget")
     try:
+        from textual.widgets._footer import FooterKey
+
+        made = FooterKey.__init__.__code__.co_names
+        kept = ("key", "key_display", "description", "action")
+        missing.extend(f"FooterKey.{name}" for name in kept if name not in made)
+    except ImportError:
+        missing.append("textual.widgets._footer")
+    try:
         from rich import _wrap
 
         if not hasattr(_wrap, "divide_line"):

@@ -13,7 +13,6 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer
 from textual.worker import Worker, WorkerState
 
 from chatterm.conversation.export import ExportTurn
@@ -22,8 +21,10 @@ from chatterm.events import Content, Event, ModelName, Reasoning, StreamWarning,
 from chatterm.ui.memory import collect_when_idle
 from chatterm.ui.plain import notify
 from chatterm.ui.render.compositor import RowCompositor
+from chatterm.ui.render.footer import footer
 from chatterm.ui.render.widgets import install_compositor
 from chatterm.ui.screens import copying, message_keys
+from chatterm.ui.screens.recorded import answered_by, export_turn, export_turns, messages_of, opening
 from chatterm.ui.widgets.composer import Composer
 from chatterm.ui.widgets.conversation import ConversationView
 from chatterm.ui.widgets.cursor import MessageCursor
@@ -31,7 +32,7 @@ from chatterm.ui.widgets.earlier import LoadEarlier
 from chatterm.ui.widgets.messages import AssistantMessage, InfoMessage, UserMessage
 from chatterm.ui.widgets.queued import QueuedPrompt
 from chatterm.ui.widgets.status import StatusLine
-from chatterm.ui.widgets.tools import ToolCallBlock, place
+from chatterm.ui.widgets.tools import ToolCallBlock
 from chatterm.ui.widgets.welcome import WelcomeCard
 
 if TYPE_CHECKING:
@@ -114,7 +115,7 @@ class ChatScreen(Screen[None]):
             yield self.queued
             yield self.composer
             yield self.status
-        yield Footer()
+        yield footer()
 
     def on_screen_suspend(self) -> None:
         if self._rows is not None:
@@ -199,8 +200,14 @@ class ChatScreen(Screen[None]):
         self.composer.give_back(text)
         notify(self, "A prompt is queued already: Escape takes it back to edit.", severity="warning")
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Escape is offered (in the footer) only while there is something for it to stop or take back."""
+        return self.busy or self.queued.text is not None if action == "stop" else True
+
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        """An answer or a replay ended: send the prompt held meanwhile."""
+        """An answer or a replay started or ended: the footer says so; at its end, send the prompt held meanwhile."""
+        if event.worker.group == "answer":
+            self.refresh_bindings()
         ended = event.state in (WorkerState.SUCCESS, WorkerState.ERROR, WorkerState.CANCELLED)
         if ended and event.worker.group == "answer" and self.is_attached and not self.busy:
             text = self.queued.take()
@@ -218,7 +225,7 @@ class ChatScreen(Screen[None]):
 
         await self.put_away_welcome()
         self.turns.append(ExportTurn(prompt=user_text(interaction)))
-        widgets = _opening(interaction, earlier, shown)
+        widgets = opening(interaction, earlier, shown)
         for block in shown:  # (the answer above is on screen: its calls take their results now)
             await block.show_results()
         if widgets:
@@ -258,7 +265,17 @@ class ChatScreen(Screen[None]):
     async def _answer(self, message: AssistantMessage) -> None:
         self.status.begin()
         session = await self.ready()
-        await self._stream_into(message, session.stream())
+        if (await self._stream_into(message, session.stream())).error is not None:
+            self._give_back_held()
+
+    def _give_back_held(self) -> None:
+        """An answer ended in an error: the prompt held for after it is not sent (it would follow an answer that is
+        not there), it goes back to the composer."""
+        held = self.queued.take()
+        if held is not None:
+            self.composer.give_back(held)
+            notice = "Queued prompt not sent: the answer ended in an error. It is back in the composer; Ctrl+R retries."
+            notify(self, notice, severity="warning", timeout=8)
 
     async def _stream_into(self, message: AssistantMessage, events: AsyncIterator[Event]) -> Reply:
         """Feed one answer's events into its message; a stop keeps the partial answer."""
@@ -318,6 +335,7 @@ class ChatScreen(Screen[None]):
         reply of its last exchange (for the history: an answer is decoded once)."""
         from chatterm.cassette.branches import active_answers
         from chatterm.cassette.summary import reply_of
+        from chatterm.cassette.timing import thinking_time
 
         await self.put_away_welcome()
         interactions = active_answers(recording).interactions  # (the active branch; a retried turn's answering attempt)
@@ -328,15 +346,16 @@ class ChatScreen(Screen[None]):
         shown: list[ToolCallBlock] = []
         for number, interaction in enumerate(interactions):
             reply = reply_of(interaction)
-            turn = _export_turn(interaction, reply)
+            turn = export_turn(interaction, reply)
             self.turns.append(turn)
             if number >= first_shown:
-                widgets += _opening(interaction, before, shown)
-            before = _messages(interaction)
+                widgets += opening(interaction, before, shown)
+            before = messages_of(interaction)
             if number < first_shown:
                 continue
             message = AssistantMessage(show_reasoning=self.show_reasoning, timed=False)
             if reply.reasoning:
+                message.recorded_thinking = thinking_time(interaction.response)
                 message.add_reasoning(reply.reasoning)
             message.add_answer(reply.content)
             for index, call in sorted(reply.tool_calls.items()):
@@ -350,7 +369,7 @@ class ChatScreen(Screen[None]):
             widgets[:0] = [self._earlier, self._load_earlier]
         await self.conversation_view.mount_all(widgets)
         if interactions:
-            self.status.show_answer(_answered_by(interactions[-1], reply), reply.usage if reply else None)
+            self.status.show_answer(answered_by(interactions[-1], reply), reply.usage if reply else None)
         for message in self.messages():
             notice, reasoning_tokens = message.preset
             await message.finish(notice=notice, reasoning_tokens=reasoning_tokens)
@@ -468,7 +487,7 @@ class ChatScreen(Screen[None]):
             recording = tail
         shown = len(active_answers(tail).interactions)
         earlier = active_answers(recording).interactions[: -shown or None]  # the tail's turns are there already
-        self.turns[:0] = await asyncio.to_thread(_export_turns, Recording(recording.format, earlier))
+        self.turns[:0] = await asyncio.to_thread(export_turns, Recording(recording.format, earlier))
         session.load_history(recording, last)
 
     @work(exclusive=True, group="answer")
@@ -503,15 +522,17 @@ class ChatScreen(Screen[None]):
         await self.info("Replay finished. Type to continue the conversation live.")
 
     async def _pace(self, client: ChatClient, answered: Recording) -> None:
+        from chatterm.cassette.timing import thinking_time
         from chatterm.chat.session import replayed
 
         earlier: list[Any] = []
         shown: list[ToolCallBlock] = []
         for interaction in answered.interactions:
             await self._open_turn(interaction, earlier, shown)
-            earlier = _messages(interaction)
+            earlier = messages_of(interaction)
+            self.status.begin(interaction.request.model if interaction.request else None)  # (as the answer appears)
             message = await self._mount_answer()
-            self.status.begin(interaction.request.model if interaction.request else None)
+            message.recorded_thinking = thinking_time(interaction.response)
             await self._stream_into(message, replayed(client, interaction))
             shown = message.tools.blocks
 
@@ -528,39 +549,3 @@ class ChatScreen(Screen[None]):
         self._earlier = InfoMessage("", id="earlier")
         self._load_earlier = LoadEarlier()
         self.status.end("ready", None)
-
-
-def _messages(interaction: Interaction) -> list[Any]:
-    return interaction.request.messages if interaction.request is not None else []
-
-
-def _opening(interaction: Interaction, earlier: list[Any], shown: list[ToolCallBlock]) -> list[Widget]:
-    """The widgets a recorded turn opens with (its prompt, calls not on screen yet); its results go under the calls
-    `shown` (those of the answer above) where they answer one (`place`)."""
-    from chatterm.conversation.steps import turn_steps
-
-    if interaction.request is None:
-        return [UserMessage("(no request recorded)")]
-    placed = place(turn_steps(_messages(interaction), earlier), shown)
-    return [UserMessage(item) if isinstance(item, str) else item for item in placed]
-
-
-def _export_turn(interaction: Interaction, reply: Reply) -> ExportTurn:
-    from chatterm.chat.session import user_text
-
-    notice = reply.error.message if reply.error else reply.finish_notice
-    return ExportTurn(user_text(interaction), reply.content, reply.reasoning, notice)
-
-
-def _answered_by(interaction: Interaction, reply: Reply | None) -> str | None:
-    """The model a recorded answer came from: the provider's word, else chatterm's note, else the one asked for."""
-    noted = interaction.meta.get("model")
-    asked = interaction.request.model if interaction.request else None
-    return (reply.model if reply else None) or (noted if isinstance(noted, str) else None) or asked
-
-
-def _export_turns(recording: Recording) -> list[ExportTurn]:
-    from chatterm.cassette.branches import active_answers
-    from chatterm.cassette.summary import reply_of
-
-    return [_export_turn(interaction, reply_of(interaction)) for interaction in active_answers(recording).interactions]

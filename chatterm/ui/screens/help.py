@@ -138,7 +138,7 @@ class HelpScreen(Dialog[None]):
         yield Static(_table([(name, str(path)) for name, path in file_places()], width), markup=False)
 
     def _commands(self) -> list[tuple[str, str, str]]:
-        rows = [("", name, help_text) for name, help_text, _ in chat_commands(self.app)]
+        rows = [("", name, help_text) for name, help_text, _ in chat_commands(self.app, marked=False)]
         for command in self.app.get_system_commands(self.app.chat_screen):  # (less those chatterm replaces)
             rows.append(("", command.title, command.help))
         return rows

@@ -112,6 +112,8 @@ class AssistantMessage(Vertical):
         self.started = time.monotonic()
         self.reasoning_started: float | None = None
         self.reasoning_seconds: float | None = None
+        self.recorded_thinking: float | None = None
+        """How long the model thought when a replayed answer was recorded: the title says it, not the replay's."""
         self.finished = False
         self.preset: tuple[str | None, int | None] = (None, None)
         """The notice and reasoning token count of an answer shown finished (an opened session)."""
@@ -188,7 +190,7 @@ class AssistantMessage(Vertical):
     def _stop_thinking(self) -> None:
         """The answer has started: the reasoning pane closes, its title says for how long the model thought."""
         if self.reasoning_started is not None and self.reasoning_seconds is None:
-            self.reasoning_seconds = time.monotonic() - self.reasoning_started
+            self.reasoning_seconds = self._thought()
             self.reasoning_pane.collapsed = True
             self.reasoning_pane.body.fit_height()
             self.set_reasoning_title()
@@ -202,13 +204,19 @@ class AssistantMessage(Vertical):
             # whole seconds: each new title relayouts the screen, so it changes once a second, not every frame
             self.reasoning_pane.title = escaped(f"Thinking… {time.monotonic() - self.reasoning_started:.0f} s")
 
+    def _thought(self) -> float | None:
+        """How long the model thought: as recorded, else as timed here (None for an answer shown finished)."""
+        if self.recorded_thinking is not None:
+            return self.recorded_thinking
+        if self.timed and self.reasoning_started is not None:
+            return time.monotonic() - self.reasoning_started
+        return None
+
     def set_reasoning_title(self, reasoning_tokens: int | None = None) -> None:
         if self.reasoning_started is None:
             return
-        seconds = self.reasoning_seconds
-        if seconds is None:
-            seconds = time.monotonic() - self.reasoning_started
-        title = f"Thought for {seconds:.1f} s" if self.timed else "Reasoning"
+        seconds = self.reasoning_seconds if self.reasoning_seconds is not None else self._thought()
+        title = f"Thought for {seconds:.1f} s" if seconds is not None else "Reasoning"
         if reasoning_tokens:
             title += f" · {reasoning_tokens} reasoning tokens"
         self.reasoning_pane.title = escaped(title)
@@ -228,7 +236,7 @@ class AssistantMessage(Vertical):
         self._space_tools()
         if self.reasoning_started is not None:
             if self.reasoning_seconds is None:
-                self.reasoning_seconds = time.monotonic() - self.reasoning_started
+                self.reasoning_seconds = self._thought()
             self.set_reasoning_title(reasoning_tokens)
             if self.answer or self.tools.blocks:
                 self.reasoning_pane.collapsed = True

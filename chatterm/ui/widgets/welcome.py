@@ -77,6 +77,9 @@ class WelcomeCard(Static):
     def text(self, bindings: list[Binding]) -> Text:
         """The card's lines, with the keys as `bindings` bind them."""
         text = Text()
+        self._row(text, "Profile", plain(self.profile))
+        self._row(text, "Model", plain(self.model))
+        text.append("\n")
         if self.demo:
             text.append("No model answers here: conversations recorded with chatterm do,\n")
             text.append("with no key and no network. The closest to your prompt answers. Try:\n")
@@ -84,10 +87,7 @@ class WelcomeCard(Static):
                 text.append("  • ")
                 text.append(entry.prompt, style="italic")
                 text.append("\n")
-        else:
-            self._row(text, "Profile", plain(self.profile))
-            self._row(text, "Model", plain(self.model))
-        text.append("\n")
+            text.append("\n")
         self._row(text, SEND, Text("send the prompt"), key=True)
         for actions, default, does in KEYS + (DEMO_KEYS if self.demo else ()):
             self._row(text, bound_key(bindings, actions, default), Text(does), key=True)

@@ -1,0 +1,84 @@
+"""The footer offers what can be done now (Escape's "Stop" only while an answer streams or a replay plays), each
+binding whole at any width: a narrow terminal drops bindings, never cuts one."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+from textual.widgets import Footer
+
+from chatterm.ui.app import ChatApp
+from chatterm.ui.render.footer import FittedKey
+from chatterm.ui.widgets.messages import InfoMessage
+from tests.conftest import SEEDS
+from tests.scripted import ScriptedServer, sse_script
+from tests.ui.helpers import app_for, send, settled, wait_for
+
+
+@pytest.fixture
+async def slow() -> AsyncIterator[ScriptedServer]:
+    server = ScriptedServer(answers=[sse_script("Hello world", answer_cuts=[5], gaps=[0.0, 1.0])])
+    await server.start()
+    yield server
+    await server.stop()
+
+
+def footer_text(app: ChatApp) -> str:
+    footer = app.chat_screen.query_one(Footer)
+    return " ".join(str(key.render()) for key in footer.children)
+
+
+def infos(app: ChatApp) -> str:
+    return " ".join(str(message.render()) for message in app.chat_screen.query(InfoMessage))
+
+
+def offers_stop(app: ChatApp) -> bool:
+    return "Stop" in footer_text(app)
+
+
+async def test_escape_is_offered_only_while_an_answer_streams(slow: ScriptedServer) -> None:
+    app = app_for(slow.url)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: app.session is not None and "New chat" in footer_text(app))
+        assert not offers_stop(app), "nothing streams"
+        await send(pilot, app, "first")
+        await wait_for(pilot, lambda: bool(app.chat_screen.messages()) and bool(app.chat_screen.messages()[0].answer))
+        await wait_for(pilot, lambda: offers_stop(app))
+        await wait_for(pilot, lambda: app.chat_screen.messages()[0].finished)
+        await wait_for(pilot, lambda: not offers_stop(app))
+
+
+async def test_escape_is_offered_while_a_replay_plays_and_not_after_it() -> None:
+    app = app_for(replay=SEEDS / "xai_grok_simple_streaming.yaml", speed="1x", save_sessions=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: bool(app.chat_screen.messages()))
+        await wait_for(pilot, lambda: offers_stop(app))
+        await wait_for(pilot, lambda: "Replay finished" in infos(app))
+        await wait_for(pilot, lambda: not offers_stop(app))
+
+
+def keys(app: ChatApp) -> tuple[list[FittedKey], FittedKey]:
+    footer = app.chat_screen.query_one(Footer)
+    (palette,) = footer.query(".-command-palette")
+    assert isinstance(palette, FittedKey)
+    return [key for key in footer.query(FittedKey) if key is not palette], palette
+
+
+@pytest.mark.parametrize("width", [45, 60, 100])
+async def test_the_footer_shows_whole_bindings_at_any_width(width: int) -> None:
+    app = app_for()
+    async with app.run_test(size=(width, 24)) as pilot:
+        await wait_for(pilot, lambda: app.session is not None and "New chat" in footer_text(app))
+        await settled(pilot)
+        bindings, palette = keys(app)
+        shown = [key for key in bindings if key.shown]
+        assert shown and shown[0].description == "New chat"
+        for key in bindings:
+            drawn = str(key.render()).strip()
+            if key in shown:
+                assert key.region.right <= palette.region.x, f"{key.description!r} runs under the palette's key"
+                assert drawn.endswith(key.description)
+            else:
+                assert drawn == "", f"{key.description!r} is left out whole"
+        assert (shown == bindings) == (width == 100), "left out only when there is no room"

@@ -1,0 +1,35 @@
+"""The reasoning pane's title says how long the model thought, in a replay as live: from the recorded timing."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from chatterm.cassette.model import Interaction, Recording, Request, Response
+from tests.scripted import sse_script
+from tests.ui.helpers import app_for, wait_for
+
+TIMES = (0.1, 3.3, 3.4)
+"""When the reasoning, the answer and the end were recorded (seconds after the request)."""
+
+
+def thought_for_3_2_seconds() -> Recording:
+    body, offsets = b"", []
+    for at, (_, part) in zip(TIMES, sse_script("The answer.", reasoning="Let me think."), strict=True):
+        body += part
+        offsets.append((at, len(body)))
+    asked = {"model": "m", "messages": [{"role": "user", "content": "think first"}], "stream": True}
+    request = Request("POST", "http://recorded.invalid/v1/chat/completions", {}, json.dumps(asked).encode())
+    response = Response(200, {"content-type": ["text/event-stream"]}, body, "OK", offsets=offsets)
+    return Recording("vcr", [Interaction(request, response)])
+
+
+@pytest.mark.parametrize("speed", ["instant", "4x"])
+async def test_a_replay_titles_the_reasoning_with_the_recorded_thinking_time(speed: str) -> None:
+    app = app_for(replay=thought_for_3_2_seconds(), speed=speed, save_sessions=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: bool(app.chat_screen.messages()) and app.chat_screen.messages()[-1].finished)
+        (message,) = app.chat_screen.messages()
+        assert message.answer == "The answer."
+        assert str(message.reasoning_pane.title) == "Thought for 3.2 s"
