@@ -23,7 +23,7 @@ from chatterm.ui.plain import notify
 from chatterm.ui.render.compositor import RowCompositor
 from chatterm.ui.render.footer import footer
 from chatterm.ui.render.widgets import install_compositor
-from chatterm.ui.screens import copying, message_keys
+from chatterm.ui.screens import branches, copying, message_keys, tree_keys
 from chatterm.ui.screens.recorded import answered_by, export_turn, export_turns, messages_of, opening
 from chatterm.ui.widgets.composer import Composer
 from chatterm.ui.widgets.conversation import ConversationView
@@ -144,6 +144,7 @@ class ChatScreen(Screen[None]):
 
     def attach(self, session: ChatSession) -> None:
         self.session = session
+        session.on_loaded = lambda: branches.mark(self)
         self._attached.set()
 
     async def ready(self) -> ChatSession:
@@ -171,7 +172,8 @@ class ChatScreen(Screen[None]):
         await self.conversation_view.mount(InfoMessage(text))
 
     def on_composer_submitted(self, event: Composer.Submitted) -> None:
-        self._submit(event.text)
+        if not tree_keys.submit_edit(self, event.text):
+            self._submit(event.text)
 
     @work(group="submit")
     async def _submit(self, text: str) -> None:
@@ -201,8 +203,9 @@ class ChatScreen(Screen[None]):
         notify(self, "A prompt is queued already: Escape takes it back to edit.", severity="warning")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Escape is offered (in the footer) only while there is something for it to stop or take back."""
-        return self.busy or self.queued.text is not None if action == "stop" else True
+        """Escape is offered (in the footer) only while there is something for it to stop, take back or cancel."""
+        held = self.queued.text is not None or tree_keys.editing(self) is not None
+        return self.busy or held if action == "stop" else True
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """An answer or a replay started or ended: the footer says so; at its end, send the prompt held meanwhile."""
@@ -265,8 +268,11 @@ class ChatScreen(Screen[None]):
     async def _answer(self, message: AssistantMessage) -> None:
         self.status.begin()
         session = await self.ready()
-        if (await self._stream_into(message, session.stream())).error is not None:
-            self._give_back_held()
+        try:
+            if (await self._stream_into(message, session.stream())).error is not None:
+                self._give_back_held()
+        finally:
+            branches.answered(self, message)
 
     def _give_back_held(self) -> None:
         """An answer ended in an error: the prompt held for after it is not sent (it would follow an answer that is
@@ -417,7 +423,10 @@ class ChatScreen(Screen[None]):
         return self.queued.take()
 
     def action_stop(self) -> None:
-        """Escape: take back a held prompt, else show the rest of a replay at once, else stop the answer."""
+        """Escape: end an edit, else take back a held prompt, else show the rest of a replay at once, else stop the
+        answer."""
+        if tree_keys.cancel_edit(self):
+            return
         held = self.queued.take()
         if held is not None:
             self.composer.give_back(held)
@@ -427,12 +436,7 @@ class ChatScreen(Screen[None]):
             self._worker.cancel()
 
     async def action_retry(self) -> None:
-        if self.busy:
-            return
-        if self.session is None or not self.session.prepare_retry():
-            notify(self, "Nothing to retry.", severity="warning")
-            return
-        await self._start_answer()
+        await tree_keys.retry(self)
 
     def action_toggle_reasoning(self) -> None:
         messages = [m for m in self.messages() if m.reasoning]

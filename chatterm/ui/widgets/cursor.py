@@ -37,7 +37,33 @@ def any_message(message: Selectable) -> bool:
     return True
 
 
-ACTS_ON: dict[str, Callable[[Selectable], bool]] = {"copy": any_message}
+def prompt(message: Selectable) -> bool:
+    return isinstance(message, UserMessage)
+
+
+def answer(message: Selectable) -> bool:
+    return isinstance(message, AssistantMessage) and message.finished
+
+
+def cut_short(message: Selectable) -> bool:
+    """An answer that ended with a notice (stopped, the token limit, an error) after some text."""
+    return answer(message) and isinstance(message, AssistantMessage) and message.has_notice and bool(message.answer)
+
+
+def shows_branch(message: Selectable) -> bool:
+    """A message that shows its turn's place among siblings (`‹ 2/3 ›`)."""
+    return message.branch is not None
+
+
+ACTS_ON: dict[str, Callable[[Selectable], bool]] = {
+    "copy": any_message,
+    "edit": prompt,
+    "regenerate": answer,
+    "continue": cut_short,
+    "previous_branch": shows_branch,
+    "next_branch": shows_branch,
+    "fork": any_message,
+}
 """For each act (`act('NAME')` bindings), whether it applies to a message: a key whose act does not apply to the
 selected message is hidden from the footer and goes on to the screen."""
 
@@ -61,6 +87,12 @@ class MessageCursor(MeasuredLater):
         Binding("home", "first", "First", show=False, tooltip="Select the first message"),
         Binding("end", "last", "Last", show=False, tooltip="Select the last message"),
         Binding("y", "act('copy')", "Copy", tooltip="Copy the selected message"),
+        Binding("e", "act('edit')", "Edit", tooltip="Edit the selected prompt: Enter sends it as a new branch"),
+        Binding("r", "act('regenerate')", "Regenerate", tooltip="Ask for the selected answer again: a new branch"),
+        Binding("c", "act('continue')", "Continue", tooltip="Continue the selected answer, cut short, as one answer"),
+        Binding("left,h", "act('previous_branch')", "‹ Branch", tooltip="Show the previous branch at this message"),
+        Binding("right,l", "act('next_branch')", "Branch ›", tooltip="Show the next branch at this message"),
+        Binding("f", "act('fork')", "Fork", tooltip="A new session with the branch up to the selected message"),
         Binding("escape,tab,shift+tab", "leave", "Back", show=False, tooltip="Back to the composer (or type)"),
     ]
 

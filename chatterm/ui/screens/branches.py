@@ -1,0 +1,175 @@
+"""The conversation tree on the chat screen: which turn each message shows, the `‹ 2/3 ›` markers, and the active
+branch drawn again below a turn.
+
+Each prompt and answer on screen knows the turn of the session's tree it shows (`turn`: the id of the exchange that
+asked). A live answer learns it when it ends (`answered`), a drawn one when it is drawn (`draw_below`); the messages
+of an opened recording, shown before its tree was read, get theirs from their place (`tag`): they are the active
+branch's last exchanges, in order.
+
+A turn with siblings (an edited prompt, a regenerated answer) says which of them it is on one message: on its prompt
+when the siblings asked different prompts, else on its answer. Switching branch, editing, regenerating and continuing
+change the conversation from one turn down: what is above it stays on screen, what is below is taken off (`cut`) and
+the branch's turns drawn in its place, in one batch of updates (one frame).
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import TYPE_CHECKING
+
+from textual.widget import Widget
+
+from chatterm.conversation.export import ExportTurn
+from chatterm.conversation.tree import ConversationTree, Turn
+from chatterm.events import ToolCallDelta
+from chatterm.ui.screens import recorded
+from chatterm.ui.widgets.earlier import LoadEarlier
+from chatterm.ui.widgets.messages import AssistantMessage, UserMessage
+
+if TYPE_CHECKING:
+    from chatterm.chat.session import ChatSession
+    from chatterm.ui.screens.chat import ChatScreen
+
+Message = UserMessage | AssistantMessage
+
+
+def ready_session(screen: ChatScreen) -> ChatSession | None:
+    """The screen's session once it holds a tree (None before the first exchange, or while a recording loads)."""
+    session = screen.session
+    return session if session is not None and session.tree.nodes else None
+
+
+def tag(screen: ChatScreen) -> None:
+    """Give the messages on screen that do not know their turn yet the one their place says (see the module)."""
+    session = ready_session(screen)
+    if session is None:
+        return
+    view = screen.conversation_view
+    answers = [child for child in view.children if isinstance(child, AssistantMessage)]
+    untagged = list(itertools.takewhile(lambda answer: answer.turn is None and answer.finished, answers))
+    if untagged:
+        tree = session.tree
+        branch = tree.branch()
+        following = next((answer.turn for answer in answers if answer.turn is not None), None)
+        end = branch.index(following) if following in branch else len(branch)
+        ids = branch[max(end - len(untagged), 0) : end]
+        owner = {exchange: turn.id for turn in tree.turns() for exchange in turn.ids}
+        for answer, exchange in zip(untagged[len(untagged) - len(ids) :], ids, strict=True):
+            answer.turn = owner[exchange]
+    below: str | None = None
+    for child in reversed(view.children):  # (a prompt is the turn of the answer under it)
+        if isinstance(child, AssistantMessage):
+            below = child.turn
+        elif isinstance(child, UserMessage) and child.turn is None:
+            child.turn = below
+
+
+def turn_of(screen: ChatScreen, message: Message) -> Turn | None:
+    """The turn of the tree a message on screen shows (None: not known, or not in the tree)."""
+    session = ready_session(screen)
+    if session is None:
+        return None
+    tag(screen)
+    if message.turn is None or message.turn not in session.tree:
+        return None
+    for turn in session.tree.turns():
+        if turn.id == message.turn:
+            return turn
+    return session.tree.turns(message.turn)[-1]  # (a turn beside the active branch: an answer asked again below it)
+
+
+def depth(tree: ConversationTree, turn: Turn) -> int:
+    """How many turns come before `turn` on its branch."""
+    return len(tree.turns(turn.id)) - 1
+
+
+def answered(screen: ChatScreen, message: AssistantMessage) -> None:
+    """A live answer ended: it and the prompts above it learn their turn, and the markers are brought up to date."""
+    session = screen.session
+    exchange = session.last_exchange if session is not None else None
+    if session is None or exchange is None or exchange not in session.tree:
+        return
+    message.turn = session.tree.turns(exchange)[-1].id
+    mark(screen)
+
+
+def mark(screen: ChatScreen) -> None:
+    """Each message on screen shows its turn's place among its siblings where it should (see the module)."""
+    session = ready_session(screen)
+    if session is None:
+        return
+    tag(screen)
+    tree = session.tree
+    shown: dict[str, Message] = {}
+    for child in screen.conversation_view.children:
+        if isinstance(child, (UserMessage, AssistantMessage)):
+            child_turn = child.turn
+            if child_turn is not None and child_turn in tree:
+                siblings = tree.siblings(child_turn)
+                on_prompt = len({session.prompt_of(Turn((sibling,))) for sibling in siblings}) > 1
+                if len(siblings) > 1 and isinstance(child, UserMessage) == on_prompt:
+                    shown[child_turn] = child  # (the last of its kind: a prompt's, or the answer that ends it)
+            child.show_branch(None)
+    for turn_id, message in shown.items():
+        message.show_branch(tree.position(turn_id))
+
+
+async def cut(screen: ChatScreen, turn: Turn) -> None:
+    """Take `turn` and everything below it off the screen (and out of the screen's turns, for export)."""
+    session = screen.session
+    assert session is not None
+    tree = session.tree
+    above = tree.turns(turn.id)[:-1]
+    children = list(screen.conversation_view.children)
+    last = above[-1].id if above else None
+    ends = [n for n, child in enumerate(children) if isinstance(child, AssistantMessage) and child.turn == last]
+    if last is None:
+        ends = []
+    if ends:
+        start = ends[-1] + 1
+    else:  # (the first turn on screen: the control that loads earlier turns stays)
+        start = next((n + 1 for n, child in enumerate(children) if isinstance(child, LoadEarlier)), 0)
+    await screen.conversation_view.remove_children(children[start:])
+    del screen.turns[len(above) :]
+
+
+def opening(screen: ChatScreen, turn: Turn) -> list[Widget]:
+    """The widgets `turn` opens with (its prompt, tool results), knowing their turn; its prompt joins the screen's
+    turns."""
+    session = screen.session
+    assert session is not None
+    above = session.tree.turns(turn.id)[:-1]
+    earlier = recorded.messages_of(session.exchange(above[-1].id)) if above else []
+    widgets = recorded.opening(session.exchange(turn.id), earlier, [])
+    for widget in widgets:
+        if isinstance(widget, UserMessage):
+            widget.turn = turn.id
+    screen.turns.append(ExportTurn(prompt=session.prompt_of(turn)))
+    return widgets
+
+
+async def draw_below(screen: ChatScreen, turn: Turn) -> None:
+    """Draw the active branch from `turn` (on it) down, after what is on screen."""
+    session = screen.session
+    assert session is not None
+    turns = session.tree.turns()
+    widgets: list[Widget] = []
+    answers: list[AssistantMessage] = []
+    for shown in turns[depth(session.tree, turn) :]:
+        widgets += opening(screen, shown)
+        reply = session.answer_of(shown)
+        message = AssistantMessage(show_reasoning=screen.show_reasoning, timed=False)
+        if reply.reasoning:
+            message.add_reasoning(reply.reasoning)
+        message.add_answer(reply.content)
+        for index, call in sorted(reply.tool_calls.items()):
+            message.add_tool_call(ToolCallDelta(index, call.id, call.name, call.arguments))
+        message.turn = shown.id
+        screen.turns[-1] = recorded.export_turn(session.exchange(shown.id), reply)
+        message.preset = (screen.turns[-1].notice, reply.usage.reasoning_tokens if reply.usage else None)
+        widgets.append(message)
+        answers.append(message)
+    await screen.conversation_view.mount_all(widgets)
+    for message in answers:
+        notice, reasoning_tokens = message.preset
+        await message.finish(notice=notice, reasoning_tokens=reasoning_tokens)
