@@ -63,7 +63,7 @@ async def selected_is(pilot: Pilot[None], app: ChatApp, message: Widget) -> None
 async def test_tab_selects_the_last_answer_and_the_keys_move_the_selection(scripted: ScriptedServer) -> None:
     scripted.answers = [sse_script("First answer."), sse_script("Second answer.")]
     app = app_for(scripted.url)
-    async with app.run_test(size=(80, 30)) as pilot:
+    async with app.run_test(size=(100, 30)) as pilot:  # (wide enough for the footer to hold F1 beside the tree's keys)
         first, one, second, two = await conversation(pilot, app, "first prompt", "second prompt")
         assert marked_rows(app) == [], "nothing is selected while the composer has the focus"
         assert "Select" not in screen_text(app).splitlines()[-1]

@@ -14,6 +14,7 @@ from chatterm.ui.screens.chat import ChatScreen
 from chatterm.ui.screens.help import HelpScreen
 from chatterm.ui.screens.profiles import ProfileScreen
 from chatterm.ui.screens.sessions import SessionsScreen
+from chatterm.ui.widgets.edit_banner import EditBanner
 from chatterm.ui.widgets.messages import UserMessage
 from tests.faultserver import MARKDOWN_ANSWER, FaultServer
 from tests.ui.helpers import app_for, wait_for
@@ -37,6 +38,9 @@ async def closes_with_escape(pilot: Pilot[None], app: ChatApp, kind: type) -> No
 def steps(faults: FaultServer) -> list[Press]:
     """The keys in an order that makes each one's effect visible, each pressed from the composer (a key of the
     conversation once Tab has moved there), with what is done before a key is pressed and what it must have done."""
+
+    partial: list[str] = []
+    forked_from: list[object] = []
 
     async def typed(pilot: Pilot[None], app: ChatApp) -> None:
         await pilot.press(*"first")
@@ -100,6 +104,57 @@ def steps(faults: FaultServer) -> list[Press]:
         await wait_for(pilot, lambda: app.clipboard == "hello")
         await pilot.press("escape")
 
+    def at_branch(position: tuple[int, int]) -> Step:
+        async def switched(pilot: Pilot[None], app: ChatApp) -> None:
+            screen = app.chat_screen
+
+            def shown() -> bool:
+                messages = screen.messages()
+                return len(messages) == 1 and messages[0].finished and messages[0].branch == position
+
+            await wait_for(pilot, lambda: shown() and not screen.busy)
+            await pilot.press("escape")
+
+        return switched
+
+    async def stopped_with_text(pilot: Pilot[None], app: ChatApp) -> None:
+        screen = app.chat_screen
+        faults.gap = 0.3
+        await pilot.press(*"again", "enter")
+        await wait_for(pilot, lambda: len(screen.messages()) == 2 and bool(screen.messages()[-1].answer))
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: screen.messages()[-1].finished and not screen.busy)
+        faults.gap = 0.0
+        partial.append(screen.messages()[-1].answer)
+        await tab_then()(pilot, app)
+
+    async def continued(pilot: Pilot[None], app: ChatApp) -> None:
+        screen = app.chat_screen
+
+        def whole() -> bool:
+            messages = screen.messages()
+            return len(messages) == 2 and messages[-1].finished and messages[-1].answer.endswith(MARKDOWN_ANSWER)
+
+        await wait_for(pilot, lambda: whole() and not screen.busy)
+        assert screen.messages()[-1].answer.startswith(partial[0]) and not screen.messages()[-1].has_notice
+
+    async def edit_opened(pilot: Pilot[None], app: ChatApp) -> None:
+        screen = app.chat_screen
+        await wait_for(pilot, lambda: screen.composer.text == "hello" and bool(screen.query(EditBanner)))
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not screen.query(EditBanner) and screen.composer.text == "")
+
+    async def fork_from(pilot: Pilot[None], app: ChatApp) -> None:
+        forked_from.append(app.session)
+        await tab_then()(pilot, app)
+
+    async def forked(pilot: Pilot[None], app: ChatApp) -> None:
+        await wait_for(pilot, lambda: app.session is not forked_from[0] and app.session is not None)
+        await wait_for(pilot, lambda: bool(app.chat_screen.messages()) and not app.chat_screen.busy)
+        session = app.session
+        assert session is not None and session.path is not None
+        await wait_for(pilot, lambda: session.path is not None and session.path.exists())
+
     async def exported(pilot: Pilot[None], app: ChatApp) -> None:
         exports = locations.data_dir() / "exports"
         await wait_for(pilot, lambda: exports.is_dir() and any(exports.iterdir()))
@@ -143,6 +198,14 @@ def steps(faults: FaultServer) -> list[Press]:
         ("home", tab_then(), selects(0)),
         ("end", tab_then("home"), selects(-1)),
         ("y", tab_then("home"), prompt_copied),
+        ("r", tab_then(), at_branch((3, 3))),
+        ("left", tab_then(), at_branch((2, 3))),
+        ("h", tab_then(), at_branch((1, 3))),
+        ("right", tab_then(), at_branch((2, 3))),
+        ("l", tab_then(), at_branch((3, 3))),
+        ("c", stopped_with_text, continued),
+        ("e", tab_then("home"), edit_opened),
+        ("f", fork_from, forked),
         ("ctrl+e", nothing_before, exported),
         ("ctrl+o", nothing_before, sessions),
         ("ctrl+l", nothing_before, profiles),

@@ -31,11 +31,9 @@ async def scripted() -> AsyncIterator[ScriptedServer]:
 
 def cut_by_length(text: str) -> Script:
     """An answer that stops at the token limit after `text`."""
-    chunks = [{"content": text}, {}]
-    events = [
-        {"model": "scripted", "choices": [{"index": 0, "delta": delta, "finish_reason": "length" if not delta else None}]}
-        for delta in chunks
-    ]
+    choices = [{"index": 0, "delta": {"content": text}, "finish_reason": None}]
+    choices.append({"index": 0, "delta": {}, "finish_reason": "length"})
+    events = [{"model": "scripted", "choices": [choice]} for choice in choices]
     body = b"".join(b"data: " + json.dumps(event).encode() + b"\n\n" for event in events) + b"data: [DONE]\n\n"
     return [(0.0, body)]
 
