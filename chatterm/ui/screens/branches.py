@@ -6,8 +6,9 @@ asked). A live answer learns it when it ends (`answered`), a drawn one when it i
 of an opened recording, shown before its tree was read, get theirs from their place (`tag`): they are the active
 branch's last exchanges, in order.
 
-A turn with siblings (an edited prompt, a regenerated answer) says which of them it is on one message: on its prompt
-when the siblings asked different prompts, else on its answer. Switching branch, editing, regenerating and continuing
+A turn with siblings says which of them it is: its prompt counts the prompts they asked (an edited prompt is another),
+its answer the siblings that asked the same prompt (a regenerated answer is another); Left/Right on either move
+between those (`alternatives`). Switching branch, editing, regenerating and continuing
 change the conversation from one turn down: what is above it stays on screen, what is below is taken off (`cut`) and
 the branch's turns drawn in its place, in one batch of updates (one frame).
 """
@@ -93,25 +94,43 @@ def answered(screen: ChatScreen, message: AssistantMessage) -> None:
     mark(screen)
 
 
+def alternatives(session: ChatSession, turn_id: str, of_prompt: bool) -> list[str]:
+    """The turns Left/Right move between from turn `turn_id`, oldest first: from its prompt, one per prompt its
+    siblings asked (itself for its own, else the newest that asked it); from its answer, the siblings that asked
+    its prompt (regenerated answers)."""
+    siblings = session.tree.siblings(turn_id)
+    prompts = {sibling: session.prompt_of(Turn((sibling,))) for sibling in siblings}
+    own = prompts[turn_id]
+    if not of_prompt:
+        return [sibling for sibling in siblings if prompts[sibling] == own]
+    newest: dict[str, str] = {}
+    for sibling in siblings:
+        newest[prompts[sibling]] = sibling
+    newest[own] = turn_id
+    return list(newest.values())
+
+
+def place_among(session: ChatSession, turn_id: str, of_prompt: bool) -> tuple[int, int] | None:
+    """Which of its alternatives a turn's prompt or answer is, of how many; None when it has none."""
+    found = alternatives(session, turn_id, of_prompt)
+    return (found.index(turn_id) + 1, len(found)) if len(found) > 1 else None
+
+
 def mark(screen: ChatScreen) -> None:
-    """Each message on screen shows its turn's place among its siblings where it should (see the module)."""
+    """Each message on screen shows which of its alternatives it is (a turn's last prompt and its last answer)."""
     session = ready_session(screen)
     if session is None:
         return
     tag(screen)
     tree = session.tree
-    shown: dict[str, Message] = {}
+    last: dict[tuple[str, bool], Message] = {}
     for child in screen.conversation_view.children:
         if isinstance(child, (UserMessage, AssistantMessage)):
-            child_turn = child.turn
-            if child_turn is not None and child_turn in tree:
-                siblings = tree.siblings(child_turn)
-                on_prompt = len({session.prompt_of(Turn((sibling,))) for sibling in siblings}) > 1
-                if len(siblings) > 1 and isinstance(child, UserMessage) == on_prompt:
-                    shown[child_turn] = child  # (the last of its kind: a prompt's, or the answer that ends it)
+            if child.turn is not None and child.turn in tree:
+                last[(child.turn, isinstance(child, UserMessage))] = child
             child.show_branch(None)
-    for turn_id, message in shown.items():
-        message.show_branch(tree.position(turn_id))
+    for (turn_id, of_prompt), message in last.items():
+        message.show_branch(place_among(session, turn_id, of_prompt))
 
 
 async def cut(screen: ChatScreen, turn: Turn) -> None:

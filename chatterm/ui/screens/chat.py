@@ -65,7 +65,7 @@ class ChatScreen(Screen[None]):
 
     BINDINGS = [
         Binding("escape", "stop", "Stop", show=True, tooltip="Stop the answer (the partial answer stays)"),
-        Binding("ctrl+r", "retry", "Retry", show=False, tooltip="Ask again after an error or a stop"),
+        Binding("ctrl+r", "retry", "Retry", show=False, tooltip="Ask again after an error or a stop, else regenerate"),
         Binding("ctrl+t", "toggle_reasoning", "Reasoning", show=False, tooltip="Open or close the last reasoning pane"),
         Binding("ctrl+n", "app.new_chat", "New chat", tooltip="Start a new conversation"),
         Binding("ctrl+o", "app.open_sessions", "Sessions", tooltip="Saved sessions: filter, Enter replays"),

@@ -183,15 +183,18 @@ async def previous_branch(screen: ChatScreen, message: Message) -> None:
 
 
 async def _switch(screen: ChatScreen, message: Message, step: int) -> None:
-    """Show the sibling `step` places from the message's turn, and the branch below it as it was last seen."""
+    """Show the alternative `step` places from the message's (`branches.alternatives`), and the branch below it as
+    it was last seen."""
     found = _turn(screen, message)
     if found is None:
         return
     session, turn = found
-    sibling = session.tree.sibling(turn.id, step)
-    if sibling is None:
+    among = branches.alternatives(session, turn.id, isinstance(message, UserMessage))
+    index = among.index(turn.id) + step
+    if not 0 <= index < len(among):
         screen.app.bell()
         return
+    sibling = among[index]
     view = screen.conversation_view
     with screen.app.batch_update():
         await branches.cut(screen, turn)

@@ -68,6 +68,8 @@ ACTS_ON: dict[str, Callable[[Selectable], bool]] = {
 selected message is hidden from the footer and goes on to the screen."""
 
 _MOVE = Binding.Group("Select", compact=True)
+_BRANCH = Binding.Group("Branch", compact=True)
+_AT = "‹ 2/3 ›"
 
 
 class MessageCursor(MeasuredLater):
@@ -90,8 +92,8 @@ class MessageCursor(MeasuredLater):
         Binding("e", "act('edit')", "Edit", tooltip="Edit the selected prompt: Enter sends it as a new branch"),
         Binding("r", "act('regenerate')", "Regenerate", tooltip="Ask for the selected answer again: a new branch"),
         Binding("c", "act('continue')", "Continue", tooltip="Continue the selected answer, cut short, as one answer"),
-        Binding("left,h", "act('previous_branch')", "‹ Branch", tooltip="Show the previous branch at this message"),
-        Binding("right,l", "act('next_branch')", "Branch ›", tooltip="Show the next branch at this message"),
+        Binding("left,h", "act('previous_branch')", "Branch", tooltip=f"Previous branch ({_AT})", group=_BRANCH),
+        Binding("right,l", "act('next_branch')", "Branch", tooltip=f"Next branch ({_AT})", group=_BRANCH),
         Binding("f", "act('fork')", "Fork", tooltip="A new session with the branch up to the selected message"),
         Binding("escape,tab,shift+tab", "leave", "Back", show=False, tooltip="Back to the composer (or type)"),
     ]
