@@ -62,7 +62,8 @@ class UserMessage(Static):
     def show_branch(self, branch: tuple[int, int] | None) -> None:
         if branch != self.branch:
             self.branch = branch
-            self.update(self._content())
+            if self.is_mounted:  # (else when mounted: the marker's colour is the theme's)
+                self.update(self._content())
 
     def _content(self) -> RenderableType:
         if self.branch is None:
@@ -71,7 +72,7 @@ class UserMessage(Static):
         return Group(Text(branch_marker(self.branch), style=style, justify="right"), plain(self.text))
 
     def on_mount(self) -> None:
-        if self.branch is not None:  # (the marker's colour is the theme's: known once mounted)
+        if self.branch is not None:
             self.update(self._content())
 
 
