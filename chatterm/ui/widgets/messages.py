@@ -13,8 +13,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from rich.console import Group, RenderableType
-from rich.text import Text
+from rich.console import Group
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Collapsible, Static
@@ -63,17 +62,18 @@ class UserMessage(Static):
         if branch != self.branch:
             self.branch = branch
             if self.is_mounted:  # (else when mounted: the marker's colour is the theme's)
-                self.update(self._content())
+                self._show()
 
-    def _content(self) -> RenderableType:
+    def _show(self) -> None:
         if self.branch is None:
-            return plain(self.text)
+            self.update(plain(self.text))
+            return
         style = self.get_component_rich_style("user-message--branch", partial=True)
-        return Group(Text(branch_marker(self.branch), style=style, justify="right"), plain(self.text))
+        self.update(Group(plain(branch_marker(self.branch), style, "right"), plain(self.text)))
 
     def on_mount(self) -> None:
         if self.branch is not None:
-            self.update(self._content())
+            self._show()
 
 
 class ReasoningPane(Collapsible):
@@ -300,11 +300,11 @@ class AssistantMessage(Vertical):
                 self._marker.remove()
                 self._marker = None
         elif self._marker is None:
-            self._marker = Static(branch_marker(branch), classes="branch", markup=False)
+            self._marker = Static(plain(branch_marker(branch)), classes="branch")
             if self.is_attached:
                 self.mount(self._marker, before=0)
         else:
-            self._marker.update(branch_marker(branch))
+            self._marker.update(plain(branch_marker(branch)))
 
 
 class InfoMessage(Static):
