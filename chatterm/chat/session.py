@@ -75,6 +75,9 @@ class ChatSession:
         self.on_settings: Callable[[], None] | None = None
         """Told when the system prompt or the parameters change other than by `system` and `set_params` (a session
         opened again takes back its own)."""
+        self.on_loaded: Callable[[], None] | None = None
+        """Told when a recording's tree has become this session's (`load_history`): what shows it can find its
+        turns in the tree."""
         self._transport = transport
         self.secrets = known(choice.endpoint.secrets, secrets)
         """Every key of every profile this session has used, or was told of: masked in all it shows and saves."""
@@ -145,6 +148,20 @@ class ChatSession:
     @property
     def path(self) -> Path | None:
         return self.saver.path if self.saver else None
+
+    @property
+    def last_failed(self) -> bool:
+        """Whether the last answer ended in an error or was stopped."""
+        return self._last_failed
+
+    @property
+    def last_exchange(self) -> str | None:
+        """The exchange the last `stream()` made (None when no request went out)."""
+        return self._last_exchange
+
+    def save(self) -> None:
+        """Write the session file now (a session that starts from a recording has it at once)."""
+        self._save(self.recorder)
 
     def _save(self, recorder: Recorder) -> None:
         self.secrets = known(self.secrets, recorder.secrets)  # with those the client learnt (a keyring's)
@@ -323,6 +340,8 @@ class ChatSession:
             path, exchanges = continues
             if recording.format == "vcr" and len(recording.interactions) == exchanges:
                 self.saver.go_on_in(path)
+        if self.on_loaded is not None:
+            self.on_loaded()
 
     async def aclose(self) -> None:
         await self.client.aclose()

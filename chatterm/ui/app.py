@@ -36,7 +36,7 @@ from chatterm.ui.markdown.codes import code_blocks
 from chatterm.ui.memory import tune_garbage_collector
 from chatterm.ui.nocolor import NO_COLOR_CSS, line_filters, no_color_wanted
 from chatterm.ui.plain import notify
-from chatterm.ui.screens import copying
+from chatterm.ui.screens import copying, message_keys
 from chatterm.ui.screens.chat import ChatScreen
 from chatterm.ui.screens.help import HelpScreen
 from chatterm.ui.screens.profiles import CHECKING, ProfileRow, ProfileScreen, Switch
@@ -385,6 +385,10 @@ class ChatApp(ChatOptions):
 
     def action_copy_message(self) -> None:
         copying.pick_message(self.chat_screen)
+
+    async def act_on_message(self, action: str) -> None:
+        """A palette command that acts as a key of the conversation does (`message_keys.from_palette`)."""
+        await message_keys.from_palette(self, action)
 
     def action_copy_code_block(self) -> None:
         copying.pick_code(self.chat_screen)

@@ -30,7 +30,8 @@ def chat_commands(app: ChatApp, marked: bool = True) -> list[Command]:
     the replay speed in force says so (the palette's; the help lists the commands, not the state)."""
     commands: list[Command] = [
         ("New chat", "Start a new conversation", app.action_new_chat),
-        ("Retry", "Ask again after an error or a stop (Ctrl+R)", app.action_retry),
+        ("Retry", "Ask again after an error or a stop, else regenerate the last answer (Ctrl+R)", app.action_retry),
+        *branch_commands(app),
         ("Open session", "Browse and replay saved sessions", app.action_open_sessions),
         ("Switch profile", "Answer from another provider profile", app.action_switch_profile),
         ("Switch model", "Answer from another model of this profile", app.action_switch_model),
@@ -47,6 +48,21 @@ def chat_commands(app: ChatApp, marked: bool = True) -> list[Command]:
         name = f"Replay speed: {speed}" + (" (current)" if marked and speed == app.replay_speed else "")
         commands.append((name, pace, partial(app.set_replay_speed, speed)))
     return commands
+
+
+BRANCH_COMMANDS = (
+    ("Edit message", "Edit the selected prompt (or the last) as a new branch (e)", "edit"),
+    ("Regenerate", "Ask for the selected answer (or the last) again, as a new branch (r)", "regenerate"),
+    ("Continue answer", "Continue an answer that was cut short, as one answer (c)", "continue"),
+    ("Next branch", "Show the next branch at the selected message (Right)", "next_branch"),
+    ("Previous branch", "Show the previous branch at the selected message (Left)", "previous_branch"),
+    ("Fork into a new session", "A new session with the branch up to the selected message (f)", "fork"),
+)
+"""The conversation tree's commands: each acts as its key in the conversation does (`ChatApp.act_on_message`)."""
+
+
+def branch_commands(app: ChatApp) -> list[Command]:
+    return [(name, help_text, partial(app.act_on_message, act)) for name, help_text, act in BRANCH_COMMANDS]
 
 
 def system_commands(textuals: Iterable[SystemCommand]) -> Iterator[SystemCommand]:

@@ -26,6 +26,7 @@ DataTable:nocolor > .datatable--header { text-style: bold underline; }
 FooterKey:nocolor .footer-key--key { text-style: bold; }
 AssistantMessage:nocolor > .notice { text-style: bold; }
 ReasoningPane:nocolor CollapsibleTitle { text-style: underline; }
+UserMessage.-selected:nocolor { text-style: bold; }
 Screen:nocolor > .screen--selection { text-style: reverse; }
 """
 """What colour alone told apart, told through emphasis when NO_COLOR is set (`:nocolor` is Textual's

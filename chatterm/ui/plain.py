@@ -9,6 +9,8 @@ for calls that bypass them (tests/ui/test_outside_text.py).
 
 from __future__ import annotations
 
+from rich.console import JustifyMethod
+from rich.style import Style
 from rich.text import Text
 from textual.app import App
 from textual.content import Content
@@ -20,9 +22,9 @@ from textual.notifications import SeverityLevel
 from chatterm.terminal_text import neutralize
 
 
-def plain(text: str) -> Text:
+def plain(text: str, style: str | Style = "", justify: JustifyMethod | None = None) -> Text:
     """For a widget that takes a renderable (Label, Static, a DataTable cell, an Option's prompt)."""
-    return Text(neutralize(text))
+    return Text(neutralize(text), style=style, justify=justify)
 
 
 def escaped(text: str) -> str:

@@ -11,10 +11,11 @@ would get it, and after each one checks the emulated screen:
 - while an answer streams and the view follows it, the end of the text being written is on screen.
 
 `final()` then draws the conversation as it ended in a new app, from the text received alone (every view rendering
-its whole text in one piece; tool calls from their names, arguments and results), at the same size, scrolled to its
-end if the live view keeps to its end, and compares the conversation's rows: an answer cut short by a stale height,
-left off screen, or drawn with room it no longer needs differs there. Every difference is reported with the
-differing rows.
+its whole text in one piece; tool calls from their names, arguments and results; the branch marker a prompt or an
+answer shows, `‹ 2/3 ›`, from the place it says it is), at the same size, scrolled to its end if the live view keeps
+to its end, with the message the live view's cursor selects selected, and compares the conversation's rows: an
+answer cut short by a stale height, left off screen, or drawn with room it no longer needs differs there. Every
+difference is reported with the differing rows.
 """
 
 from __future__ import annotations
@@ -322,6 +323,16 @@ class Answer:
     stopped: bool
     tools: Calls | None
     """The answer's tool calls, when they are mounted."""
+    branch: tuple[int, int] | None = None
+    """Which of its alternatives it says it is (`‹ 2/3 ›`), when it says so."""
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """A prompt as it ended: its text, and which of its alternatives it says it is."""
+
+    text: str
+    branch: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -332,10 +343,12 @@ class Ending:
     rows: tuple[int, int]
     at_end: bool
     scroll: int
-    items: tuple[tuple[str, str] | Answer | Calls, ...]
+    items: tuple[tuple[str, str] | Prompt | Answer | Calls, ...]
     shown: tuple[tuple[Any, ...], ...]
     """The live terminal's rows of the conversation."""
     text: tuple[str, ...]
+    selected: int | None
+    """The item the conversation's cursor selects (drawn so while the conversation has the focus)."""
     stale: tuple[str, ...]
     """Rows the live terminal showed otherwise than a whole render of the live screen, once settled."""
     system: str | None = None
@@ -346,12 +359,15 @@ def ending(oracle: Oracle) -> Ending:
     """The live app's conversation as it ends (call while the app still runs, once it has settled)."""
     app = oracle.app
     view = app.chat_screen.conversation_view
-    items: list[tuple[str, str] | Answer | Calls] = []
+    items: list[tuple[str, str] | Prompt | Answer | Calls] = []
+    selected = None
     for child in view.children:
+        if child is view.selected:
+            selected = len(items)
         if isinstance(child, ToolCalls):
             items.append(calls_of(child))
         elif isinstance(child, UserMessage):
-            items.append(("user", child.text))
+            items.append(Prompt(child.text, child.branch))
         elif isinstance(child, InfoMessage):
             items.append(("info", child.text))
         elif isinstance(child, AssistantMessage):
@@ -369,10 +385,12 @@ def ending(oracle: Oracle) -> Ending:
                     notice=notice,
                     stopped=child.notice.has_class("-stopped"),
                     tools=calls_of(child.tools) if child.tools.parent is not None else None,
+                    branch=child.branch,
                 )
             )
     rows = (view.region.y, view.region.bottom)
     return Ending(
+        selected=selected,
         size=(app.size.width, app.size.height),
         rows=rows,
         at_end=view._keeps_end,
@@ -396,13 +414,19 @@ async def _draw(pilot: Any, app: ChatApp, end: Ending) -> pyte.Screen:
             message = AssistantMessage(timed=False)
             message.markdown = WholeMarkdown()
             message.reasoning_pane = WholePane(item.title, item.collapsed)
+            message.show_branch(item.branch)
             widgets.append(message)
             answers.append((message, item))
-        elif item[0] == "user":
-            widgets.append(UserMessage(item[1]))
+        elif isinstance(item, Prompt):
+            prompt = UserMessage(item.text)
+            prompt.show_branch(item.branch)
+            widgets.append(prompt)
         else:
             widgets.append(InfoMessage(item[1]))
     await view.mount_all(widgets)
+    if end.selected is not None:
+        view.focus()
+        view.select(widgets[end.selected])
     for message, item in answers:
         message._timer.stop()
         message.finished = True

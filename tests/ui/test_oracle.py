@@ -165,3 +165,51 @@ async def test_an_empty_answer_shows_its_turn_and_says_it_was_empty(scripted: Sc
         assert "ready" not in str(app.chat_screen.status.render())
 
     await checked(app, asked)
+
+
+async def test_a_message_selected_while_an_answer_streams_is_drawn_as_a_fresh_render_draws_it(
+    scripted: ScriptedServer,
+) -> None:
+    """The cursor's selection is drawn in the frames around it (the bar comes and goes without leaving a trace) and
+    at the end, with an answer selected, the screen is what a fresh render of it draws."""
+    scripted.answers = [sse_script("A short first answer."), sse_script(LONG_ANSWER, answer_cuts=range(3, 2000, 40))]
+    app = app_for(base_url=scripted.url)
+
+    async def selecting(pilot: Pilot[None], app: ChatApp) -> None:
+        screen = app.chat_screen
+        await send(pilot, app, "First")
+        await wait_for(pilot, lambda: answers_done(app, 1))
+        await send(pilot, app, "Plan it")
+        await wait_for(pilot, lambda: len(screen.messages()) == 2 and "Step number 2" in screen.messages()[-1].answer)
+        await pilot.press("tab")
+        await wait_for(pilot, lambda: screen.conversation_view.selected is screen.messages()[-1])
+        await wait_for(pilot, lambda: answers_done(app, 2))
+        await pilot.press("home", "j", "escape", "tab", "up", "up")
+        await wait_for(pilot, lambda: screen.conversation_view.selected is screen.messages()[0])
+
+    await checked(app, selecting)
+
+
+async def test_branches_switched_and_regenerated_on_screen_exactly(scripted: ScriptedServer) -> None:
+    """An edit, a regeneration and branch switches: every frame is what a whole render draws, and the end (markers
+    on the prompt and the answer, the switched message selected) is what a fresh render of it draws."""
+    scripted.answers = [sse_script(f"Answer {n}, " * 30, answer_cuts=range(5, 400, 37)) for n in range(4)]
+    app = app_for(base_url=scripted.url)
+
+    async def branching(pilot: Pilot[None], app: ChatApp) -> None:
+        screen = app.chat_screen
+        for number, prompt in enumerate(("First", "Second"), 1):
+            await send(pilot, app, prompt)
+            await wait_for(pilot, lambda: answers_done(app, number) and not screen.busy)  # noqa: B023
+        await pilot.press("tab", "home", "e")
+        await wait_for(pilot, lambda: screen.composer.text == "First")
+        await pilot.press(*" again", "enter")
+        await wait_for(pilot, lambda: len(scripted.requests) == 3 and answers_done(app, 1) and not screen.busy)
+        await pilot.press("tab", "r")
+        await wait_for(pilot, lambda: len(scripted.requests) == 4 and answers_done(app, 1) and not screen.busy)
+        await pilot.press("tab", "home", "left")
+        await wait_for(pilot, lambda: len(screen.messages()) == 2)
+        await pilot.press("right")
+        await wait_for(pilot, lambda: len(screen.messages()) == 1 and screen.messages()[0].branch == (2, 2))
+
+    await checked(app, branching, size=(80, 24))

@@ -244,6 +244,8 @@ def _is_safe(node: ast.expr) -> bool:
         return True
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in SAFE_CALLS:
         return True
+    if isinstance(node, ast.Call) and _name(node.func) == "Group":  # (Rich's: plain parts make a plain whole)
+        return all(_is_safe(part) for part in node.args)
     return isinstance(node, ast.IfExp) and _is_safe(node.body) and _is_safe(node.orelse)
 
 

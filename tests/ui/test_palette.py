@@ -44,7 +44,7 @@ async def test_keys_help_in_the_palette_opens_chatterms_help(faults: FaultServer
         await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
 
 
-async def test_retry_in_the_palette_asks_again(faults: FaultServer) -> None:
+async def test_retry_in_the_palette_asks_again_as_a_new_branch(faults: FaultServer) -> None:
     app = app_for(faults.url("ok"))
     async with app.run_test(size=(100, 30)) as pilot:
         await send(pilot, app, "hi")
@@ -53,9 +53,9 @@ async def test_retry_in_the_palette_asks_again(faults: FaultServer) -> None:
         names = await search(pilot, app, "retry")
         assert names[0] == "Retry", names
         await pilot.press("enter")
-        await wait_for(pilot, lambda: len(screen.messages()) == 2 and screen.messages()[-1].finished)
-        assert screen.messages()[-1].answer == ANSWER
-        assert faults.counts["ok"] == 2
+        await wait_for(pilot, lambda: faults.counts["ok"] == 2)
+        await wait_for(pilot, lambda: screen.messages()[-1].finished and screen.messages()[-1].branch == (2, 2))
+        assert len(screen.messages()) == 1 and screen.messages()[-1].answer == ANSWER
 
 
 async def test_the_palette_lists_chatterms_commands_first_one_code_block_entry_and_the_current_pace(

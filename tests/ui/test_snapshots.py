@@ -82,6 +82,52 @@ class TestChatScreen:
         fault_server.gap = 0.01
         assert snap_compare(app_for(fault_server.url("think")), terminal_size=SIZE, run_before=answered)
 
+    def test_a_selected_answer(self, snap_compare: Any, fault_server: FaultServer) -> None:
+        """Tab moved the focus to the conversation: the last answer is selected, a bar down its left edge (its
+        reasoning title, its text, its code), and the footer shows the conversation's keys."""
+
+        async def selected(pilot: Pilot[Any]) -> None:
+            await answered(pilot)
+            await pilot.press("tab")
+            view = pilot.app.chat_screen.conversation_view  # type: ignore[attr-defined]
+            await wait_for(pilot, lambda: view.selected is not None)
+            await settled(pilot)
+
+        fault_server.gap = 0.01
+        assert snap_compare(app_for(fault_server.url("think")), terminal_size=(80, 24), run_before=selected)
+
+    def test_a_branched_conversation(self, snap_compare: Any, fault_server: FaultServer) -> None:
+        """The first prompt edited and sent as a new branch, selected: it shows `‹ 2/2 ›`, the footer the keys that
+        switch branch, at 80x24."""
+
+        async def branched(pilot: Pilot[Any]) -> None:
+            app: Any = pilot.app
+            await answered(pilot, "Explain briefly")
+            await answered(pilot, "And then?")
+            await pilot.press("tab", "home", "e")
+            await wait_for(pilot, lambda: app.chat_screen.composer.text == "Explain briefly")
+            app.chat_screen.composer.insert(", with an example")
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: app.chat_screen.messages()[0].answer and not app.chat_screen.busy)
+            await pilot.press("tab", "home")
+            await wait_for(pilot, lambda: app.chat_screen.conversation_view.selected.branch == (2, 2))
+            await settled(pilot)
+
+        assert snap_compare(app_for(fault_server.url("ok")), terminal_size=(80, 24), run_before=branched)
+
+    def test_the_edit_banner(self, snap_compare: Any, fault_server: FaultServer) -> None:
+        """`e` on the first prompt: its text in the composer, the banner above it, at 80x24."""
+
+        async def editing(pilot: Pilot[Any]) -> None:
+            app: Any = pilot.app
+            await answered(pilot, "Explain briefly")
+            await answered(pilot, "And then?")
+            await pilot.press("tab", "home", "e")
+            await wait_for(pilot, lambda: app.chat_screen.composer.text == "Explain briefly")
+            await settled(pilot)
+
+        assert snap_compare(app_for(fault_server.url("ok")), terminal_size=(80, 24), run_before=editing)
+
     def test_an_error_notice(self, snap_compare: Any, fault_server: FaultServer) -> None:
         assert snap_compare(app_for(fault_server.url("e401")), terminal_size=SIZE, run_before=answered)
 

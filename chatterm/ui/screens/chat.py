@@ -24,9 +24,18 @@ from chatterm.ui.plain import notify
 from chatterm.ui.render.compositor import RowCompositor
 from chatterm.ui.render.footer import footer
 from chatterm.ui.render.widgets import install_compositor
-from chatterm.ui.screens.recorded import answered_by, export_turns, messages_of, opening, rebuilt, recorded_answer
+from chatterm.ui.screens import branches, copying, message_keys, tree_keys
+from chatterm.ui.screens.recorded import (
+    answered_by,
+    export_turns,
+    messages_of,
+    opening,
+    rebuilt,
+    recorded_answer,
+)
 from chatterm.ui.widgets.composer import Composer
 from chatterm.ui.widgets.conversation import ConversationView
+from chatterm.ui.widgets.cursor import MessageCursor
 from chatterm.ui.widgets.earlier import LoadEarlier
 from chatterm.ui.widgets.messages import AssistantMessage, InfoMessage, UserMessage
 from chatterm.ui.widgets.queued import QueuedPrompt
@@ -64,7 +73,7 @@ class ChatScreen(Screen[None]):
 
     BINDINGS = [
         Binding("escape", "stop", "Stop", show=True, tooltip="Stop the answer (the partial answer stays)"),
-        Binding("ctrl+r", "retry", "Retry", show=False, tooltip="Ask again after an error or a stop"),
+        Binding("ctrl+r", "retry", "Retry", show=False, tooltip="Ask again after an error or a stop, else regenerate"),
         Binding("ctrl+t", "toggle_reasoning", "Reasoning", show=False, tooltip="Open or close the last reasoning pane"),
         Binding("ctrl+n", "app.new_chat", "New chat", tooltip="Start a new conversation"),
         Binding(  # (a priority: run as it comes, so the keys typed right after it go to the sessions' filter)
@@ -75,6 +84,7 @@ class ChatScreen(Screen[None]):
         Binding("ctrl+e", "app.export", "Export", show=False, priority=True, tooltip="Export as Markdown"),
         Binding("ctrl+y", "copy_answer", "Copy answer", show=False, priority=True, tooltip="Copy the last answer"),
         Binding("f1", "app.show_help", "Help", tooltip="Keys, commands and where files live"),
+        Binding("tab,shift+tab", "select_messages", "Messages", show=False, tooltip="Select a message (or click one)"),
     ]
 
     app: ChatApp
@@ -91,6 +101,7 @@ class ChatScreen(Screen[None]):
         if self._rows is not None:
             self._rows.scroller = self.conversation_view
         self.composer = Composer()
+        self.conversation_view.returns_to = self.composer
         self.status = StatusLine()
         self.status.set_endpoint(choice.profile, choice.endpoint.model)
         self._worker: Worker[None] | None = None
@@ -143,6 +154,7 @@ class ChatScreen(Screen[None]):
 
     def attach(self, session: ChatSession) -> None:
         self.session = session
+        session.on_loaded = lambda: branches.mark(self)
         self._attached.set()
 
     async def ready(self) -> ChatSession:
@@ -170,7 +182,8 @@ class ChatScreen(Screen[None]):
         await self.conversation_view.mount(InfoMessage(text))
 
     def on_composer_submitted(self, event: Composer.Submitted) -> None:
-        self._submit(event.text)
+        if not tree_keys.submit_edit(self, event.text):
+            self._submit(event.text)
 
     @work(group="submit")
     async def _submit(self, text: str) -> None:
@@ -200,8 +213,9 @@ class ChatScreen(Screen[None]):
         notify(self, "A prompt is queued already: Escape takes it back to edit.", severity="warning")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Escape is offered (in the footer) only while there is something for it to stop or take back."""
-        return self.busy or self.queued.text is not None if action == "stop" else True
+        """Escape is offered (in the footer) only while there is something for it to stop, take back or cancel."""
+        held = self.queued.text is not None or tree_keys.editing(self) is not None
+        return self.busy or held if action == "stop" else True
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """An answer or a replay started or ended: the footer says so; at its end, send the prompt held meanwhile."""
@@ -265,8 +279,11 @@ class ChatScreen(Screen[None]):
     async def _answer(self, message: AssistantMessage) -> None:
         self.status.begin()
         session = await self.ready()
-        if (await self._stream_into(message, session.stream())).error is not None:
-            self._give_back_held()
+        try:
+            if (await self._stream_into(message, session.stream())).error is not None:
+                self._give_back_held()
+        finally:
+            branches.answered(self, message)
 
     def _give_back_held(self) -> None:
         """An answer ended in an error: the prompt held for after it is not sent (it would follow an answer that is
@@ -405,7 +422,10 @@ class ChatScreen(Screen[None]):
         return self.queued.take()
 
     def action_stop(self) -> None:
-        """Escape: take back a held prompt, else show the rest of a replay at once, else stop the answer."""
+        """Escape: end an edit, else take back a held prompt, else show the rest of a replay at once, else stop the
+        answer."""
+        if tree_keys.cancel_edit(self):
+            return
         held = self.queued.take()
         if held is not None:
             self.composer.give_back(held)
@@ -415,12 +435,7 @@ class ChatScreen(Screen[None]):
             self._worker.cancel()
 
     async def action_retry(self) -> None:
-        if self.busy:
-            return
-        if self.session is None or not self.session.prepare_retry():
-            notify(self, "Nothing to retry.", severity="warning")
-            return
-        await self._start_answer()
+        await tree_keys.retry(self)
 
     def action_toggle_reasoning(self) -> None:
         messages = [m for m in self.messages() if m.reasoning]
@@ -428,10 +443,13 @@ class ChatScreen(Screen[None]):
             messages[-1].toggle_reasoning()
 
     def action_copy_answer(self) -> None:
-        answers = [m.answer for m in self.messages() if m.answer]
-        if answers:
-            self.app.copy_to_clipboard(answers[-1])
-            notify(self, "Copied the last answer.")
+        copying.copy_last_answer(self)
+
+    def action_select_messages(self) -> None:
+        self.conversation_view.enter()
+
+    async def on_message_cursor_act(self, event: MessageCursor.Act) -> None:
+        await message_keys.act(self, event.action, event.message)
 
     @work(exclusive=True, group="answer")
     async def open_path(self, path: Path, speed: float, instant: bool) -> None:

@@ -2,7 +2,8 @@
 
 "Copy message…" and "Copy code block…" in the command palette open a list to pick from (newest first, Enter copies,
 Escape closes); the palette also finds each code block by the number it shows on screen ("Copy code block 3").
-Code blocks are numbered on through the conversation (`chatterm.ui.markdown.codes`).
+Code blocks are numbered on through the conversation (`chatterm.ui.markdown.codes`). `y` copies the message the
+conversation's cursor selects, Ctrl+Y the last answer.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import TYPE_CHECKING
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.widget import Widget
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
@@ -46,22 +48,26 @@ def _preview(text: str) -> str:
     return line if len(line) <= PREVIEW else line[: PREVIEW - 1] + "…"
 
 
+def of_message(widget: Widget) -> Copyable | None:
+    """What copying a message copies: a prompt's text, an answer's text as received (not its reasoning) with its
+    tool calls and their results, calls shown on their own; None for anything else."""
+    if isinstance(widget, UserMessage):
+        return Copyable(f"You: {_preview(widget.text)}", widget.text, "Copied the prompt.")
+    if isinstance(widget, AssistantMessage) and (widget.answer or widget.tools.blocks):
+        text = "\n\n".join(part for part in (widget.answer.rstrip(), _tools(widget.tools)) if part)
+        if widget.answer:
+            return Copyable(f"Answer: {_preview(widget.answer)}", text, "Copied the answer.")
+        return Copyable(f"Tool calls: {_names(widget.tools)}", text, "Copied the tool calls.")
+    if isinstance(widget, ToolCalls) and widget.blocks:
+        return Copyable(f"Tool calls: {_names(widget)}", _tools(widget), "Copied the tool calls.")
+    return None
+
+
 def messages(screen: ChatScreen) -> list[Copyable]:
     """The messages on screen, in order: prompts, and answers with their tool calls and the results under them (an
     answer's reasoning is not part of it); calls shown on their own (from a recorded request's history) too."""
-    found: list[Copyable] = []
-    for widget in screen.conversation_view.children:
-        if isinstance(widget, UserMessage):
-            found.append(Copyable(f"You: {_preview(widget.text)}", widget.text, "Copied the prompt."))
-        elif isinstance(widget, AssistantMessage) and (widget.answer or widget.tools.blocks):
-            text = "\n\n".join(part for part in (widget.answer.rstrip(), _tools(widget.tools)) if part)
-            if widget.answer:
-                found.append(Copyable(f"Answer: {_preview(widget.answer)}", text, "Copied the answer."))
-            else:
-                found.append(Copyable(f"Tool calls: {_names(widget.tools)}", text, "Copied the tool calls."))
-        elif isinstance(widget, ToolCalls) and widget.blocks:
-            found.append(Copyable(f"Tool calls: {_names(widget)}", _tools(widget), "Copied the tool calls."))
-    return found
+    found = (of_message(widget) for widget in screen.conversation_view.children)
+    return [item for item in found if item is not None]
 
 
 def _tools(calls: ToolCalls) -> str:
@@ -87,6 +93,22 @@ def code(screen: ChatScreen) -> list[Copyable]:
 def copy(screen: ChatScreen, item: Copyable) -> None:
     screen.app.copy_to_clipboard(item.text)
     notify(screen, item.told)
+
+
+def copy_message(screen: ChatScreen, widget: Widget) -> None:
+    """Copy one message (the one the cursor selects), or say there is nothing in it to copy."""
+    item = of_message(widget)
+    if item is None:
+        notify(screen, "Nothing to copy: this answer has no text.", severity="warning")
+    else:
+        copy(screen, item)
+
+
+def copy_last_answer(screen: ChatScreen) -> None:
+    answers = [message.answer for message in screen.messages() if message.answer]
+    if answers:
+        screen.app.copy_to_clipboard(answers[-1])
+        notify(screen, "Copied the last answer.")
 
 
 def copy_number(screen: ChatScreen, number: int) -> None:

@@ -1,8 +1,9 @@
 """The help screen (F1): chatterm's keys by what they act on, the palette's commands, and where files live.
 
 The keys are read from the bindings of the app, the chat screen and the composer (and the composer's own keys),
-and of the sessions list, when the screen opens, so a key added to any of them is listed with no change here; an
-action no section names is listed under "Chat". The paths are those `chatterm.locations` gives the rest of chatterm.
+of the conversation (its message cursor) and of the sessions list, when the screen opens, so a key added to any of
+them is listed with no change here; an action no section names is listed under "Chat". The paths are those
+`chatterm.locations` gives the rest of chatterm.
 """
 
 from __future__ import annotations
@@ -24,11 +25,12 @@ from chatterm.ui.screens.chat import ChatScreen
 from chatterm.ui.screens.dialog import Dialog
 from chatterm.ui.screens.sessions import SessionsScreen
 from chatterm.ui.widgets.composer import Composer
+from chatterm.ui.widgets.cursor import MessageCursor
 
 if TYPE_CHECKING:
     from chatterm.ui.app import ChatApp
 
-SECTIONS = ("Chat", "Answer", "Sessions", "Profiles")
+SECTIONS = ("Chat", "Conversation", "Answer", "Sessions", "Profiles")
 SECTION_OF = {
     "stop": "Answer",
     "retry": "Answer",
@@ -40,6 +42,7 @@ SECTION_OF = {
     **{f"sessions.{action}": "Sessions" for action in ("rename", "archive", "toggle_archived", "delete")},
     "app.switch_profile": "Profiles",
     "app.switch_model": "Profiles",
+    "select_messages": "Conversation",
 }
 """The section of each action that is not about the chat as a whole."""
 _WORDS = {"ctrl": "Ctrl", "shift": "Shift", "alt": "Alt", "super": "Super"}
@@ -64,7 +67,8 @@ def key_entries(app: App[Any]) -> list[KeyEntry]:
     entries: dict[str, KeyEntry] = {}
 
     def add(action: str, key: str, description: str) -> None:
-        entry = entries.setdefault(action, KeyEntry(SECTION_OF.get(action, "Chat"), [], description))
+        section = "Conversation" if action.startswith("conversation.") else SECTION_OF.get(action, "Chat")
+        entry = entries.setdefault(action, KeyEntry(section, [], description))
         entry.keys.append(key)
 
     for keys, description in Composer.KEYS:
@@ -77,6 +81,8 @@ def key_entries(app: App[Any]) -> list[KeyEntry]:
     for binding in Binding.make_bindings(sources):
         if not binding.system and binding.description:
             add(binding.action, binding.key, binding.tooltip or binding.description)
+    for binding in Binding.make_bindings(MessageCursor.BINDINGS):  # (the conversation's keys, once it has the focus)
+        add(f"conversation.{binding.action}", binding.key, binding.tooltip or binding.description)
     for binding in Binding.make_bindings(SessionsScreen.BINDINGS):  # (the sessions list's own keys)
         if binding.description and not binding.action.startswith("dismiss"):
             add(f"sessions.{binding.action}", binding.key, binding.tooltip or binding.description)

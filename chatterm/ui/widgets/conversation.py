@@ -29,14 +29,16 @@ from textual.widget import Widget
 from chatterm.ui.markdown.view import MarkdownView
 from chatterm.ui.render.scrollbar import RowScrollBar
 from chatterm.ui.render.widgets import anchor_held, let_go_of_anchor, moved_by_anchor, vertical_scrollbar
-from chatterm.ui.widgets.measuring import MeasuredLater
+from chatterm.ui.widgets.cursor import MessageCursor
 
 FOLLOW_STEP = 8
 """Lines the view moves at a time while it follows: a scroll repaints the whole conversation, so it comes once per
 few new lines, not per line (a few blank lines under the text at most)."""
 
 
-class ConversationView(MeasuredLater):
+class ConversationView(MessageCursor):
+    """The conversation: its messages, followed as they are written, and a cursor that selects one of them."""
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._streaming = False

@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from rich.console import Group
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Collapsible, Static
@@ -29,7 +30,14 @@ FLUSH_INTERVAL = 0.05
 scales with how often frames come (bench S2)."""
 
 
+def branch_marker(branch: tuple[int, int]) -> str:
+    """Which of a turn's alternatives a message is, of how many: `‹ 2/3 ›`."""
+    return f"‹ {branch[0]}/{branch[1]} ›"
+
+
 class UserMessage(Static):
+    """A prompt. Its first line says which of its turn's alternatives it is when it has siblings (`show_branch`)."""
+
     DEFAULT_CSS = """
     UserMessage {
         margin: 1 1 0 1;
@@ -38,11 +46,34 @@ class UserMessage(Static):
         background: $boost;
         color: $text;
     }
+    UserMessage > .user-message--branch { color: $accent; }
     """
+    COMPONENT_CLASSES = {"user-message--branch"}
 
     def __init__(self, text: str) -> None:
         super().__init__(plain(text), classes="user")
         self.text = text
+        self.turn: str | None = None
+        """The exchange of the conversation tree that asked this prompt (its turn's first), once known."""
+        self.branch: tuple[int, int] | None = None
+        """Which of its turn's alternatives it is, of how many, when it shows them (`‹ 2/3 ›`)."""
+
+    def show_branch(self, branch: tuple[int, int] | None) -> None:
+        if branch != self.branch:
+            self.branch = branch
+            if self.is_mounted:  # (else when mounted: the marker's colour is the theme's)
+                self._show()
+
+    def _show(self) -> None:
+        if self.branch is None:
+            self.update(plain(self.text))
+            return
+        style = self.get_component_rich_style("user-message--branch", partial=True)
+        self.update(Group(plain(branch_marker(self.branch), style, "right"), plain(self.text)))
+
+    def on_mount(self) -> None:
+        if self.branch is not None:
+            self._show()
 
 
 class ReasoningPane(Collapsible):
@@ -102,6 +133,7 @@ class AssistantMessage(Vertical):
     }
     AssistantMessage > MarkdownView { margin: 0; padding: 0 2; }
     AssistantMessage > .notice { color: $error; padding: 0 2; }
+    AssistantMessage > .branch { color: $accent; padding: 0 2; text-align: right; }
     AssistantMessage > .notice.-stopped { color: $warning; }
     """
 
@@ -130,6 +162,11 @@ class AssistantMessage(Vertical):
         self.on_flush: Callable[[], None] | None = None
         """Called after each flush: what else changes as the answer streams (the status line's speed) is drawn in the
         same frame."""
+        self.turn: str | None = None
+        """The exchange of the conversation tree whose answer this is (its turn's first), once known."""
+        self.branch: tuple[int, int] | None = None
+        """Which of its turn's alternatives it is, of how many, when it shows them (`‹ 2/3 ›`)."""
+        self._marker: Static | None = None
 
     @property
     def answer(self) -> str:
@@ -157,6 +194,8 @@ class AssistantMessage(Vertical):
 
     def on_mount(self) -> None:
         self._timer = self.set_interval(FLUSH_INTERVAL, self.flush, pause=False)
+        if self._marker is not None and self._marker.parent is None:
+            self.mount(self._marker, before=0)
 
     def add_reasoning(self, text: str) -> None:
         if self.reasoning_started is None:
@@ -260,6 +299,22 @@ class AssistantMessage(Vertical):
 
     def toggle_reasoning(self) -> None:
         self.reasoning_pane.collapsed = not self.reasoning_pane.collapsed
+
+    def show_branch(self, branch: tuple[int, int] | None) -> None:
+        """Say (on a line of its own above the answer) which of its turn's alternatives it is; None: say nothing."""
+        if branch == self.branch:
+            return
+        self.branch = branch
+        if branch is None:
+            if self._marker is not None:
+                self._marker.remove()
+                self._marker = None
+        elif self._marker is None:
+            self._marker = Static(plain(branch_marker(branch)), classes="branch")
+            if self.is_attached:
+                self.mount(self._marker, before=0)
+        else:
+            self._marker.update(plain(branch_marker(branch)))
 
 
 class InfoMessage(Static):

@@ -1,0 +1,244 @@
+"""The conversation tree's keys on the chat screen: edit a prompt, regenerate or continue an answer, switch branch,
+fork, and Ctrl+R (see `message_keys` for how a key reaches its handler here).
+
+Each acts on the turn of the selected message (`branches.turn_of`) through the session's own calls (`edit`,
+`regenerate`, `continue_answer`, `switch_branch`) and changes the screen from that turn down (`branches.cut`, then
+the new answer streams, or `branches.draw_below` draws the branch). None acts while an answer is on its way.
+
+An edit is two steps: `e` puts the prompt into the composer under an `EditBanner`; Enter sends it as a new branch
+(`submit_edit`), Escape cancels (`cancel_edit`): the chat screen asks these first.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import TYPE_CHECKING
+
+from chatterm.conversation.tree import Turn
+from chatterm.ui.plain import notify
+from chatterm.ui.screens import branches
+from chatterm.ui.widgets.edit_banner import EditBanner
+from chatterm.ui.widgets.messages import AssistantMessage, UserMessage
+
+if TYPE_CHECKING:
+    from chatterm.cassette.model import Interaction
+    from chatterm.chat.session import ChatSession
+    from chatterm.ui.app import ChatApp
+    from chatterm.ui.screens.chat import ChatScreen
+
+Message = UserMessage | AssistantMessage
+BUSY = "An answer is on its way: wait for it to end, or stop it with Escape."
+
+
+def _turn(screen: ChatScreen, message: Message) -> tuple[ChatSession, Turn] | None:
+    """The session and the turn a key acts on, or None (and the user told why) when it cannot act now."""
+    if screen.busy:
+        notify(screen, BUSY, severity="warning")
+        return None
+    session = branches.ready_session(screen)
+    turn = branches.turn_of(screen, message) if session is not None else None
+    if session is None or turn is None:
+        notify(screen, "This message is not part of the saved conversation yet.", severity="warning")
+        return None
+    return session, turn
+
+
+# -- edit ---------------------------------------------------------------------------------------------------------
+
+
+def editing(screen: ChatScreen) -> EditBanner | None:
+    """The banner of the edit under way, if one is."""
+    return next((banner for banner in screen.query(EditBanner) if not banner.ended), None)
+
+
+def edit(screen: ChatScreen, message: Message) -> None:
+    found = _turn(screen, message)
+    if found is None:
+        return
+    session, turn = found
+    composer = screen.composer
+    number = branches.depth(session.tree, turn) + 1
+    banner = editing(screen)
+    if banner is not None:
+        banner.retarget(number, turn.id)
+    else:
+        screen.query_one("#input").mount(EditBanner(number, turn.id, composer.text), before=composer)
+        screen.call_after_refresh(screen.refresh_bindings)  # (Escape cancels it)
+    composer.load_text(session.prompt_of(turn))
+    composer.move_cursor(composer.document.end)
+    composer.focus()
+
+
+def cancel_edit(screen: ChatScreen) -> bool:
+    """Escape: the edit under way ends, the composer holds again what it held before it (False: none was)."""
+    banner = editing(screen)
+    if banner is None:
+        return False
+    banner.end()
+    screen.call_after_refresh(screen.refresh_bindings)
+    screen.composer.load_text(banner.kept)
+    screen.composer.move_cursor(screen.composer.document.end)
+    return True
+
+
+def submit_edit(screen: ChatScreen, text: str) -> bool:
+    """Enter during an edit: `text` goes as a new branch from the edited prompt (False: no edit is under way)."""
+    banner = editing(screen)
+    if banner is None:
+        return False
+    banner.end()
+    screen.run_worker(_send_edit(screen, banner.turn, text, banner.kept), group="submit")
+    return True
+
+
+async def _send_edit(screen: ChatScreen, turn_id: str, text: str, kept: str) -> None:
+    session = branches.ready_session(screen)
+    if session is None or turn_id not in session.tree or screen.busy:
+        notify(screen, BUSY if screen.busy else "The edited message is gone.", severity="warning")
+        screen.composer.give_back(text)
+        return
+    turn = session.tree.turns(turn_id)[-1]
+    screen._sending = True
+    try:
+        with screen.app.batch_update():
+            await branches.cut(screen, turn)
+            session.edit(turn.id, text)
+            await screen._add_prompt(text)
+            await screen._start_answer()
+    finally:
+        screen._sending = False
+    if kept and not screen.composer.text:
+        screen.composer.load_text(kept)
+
+
+# -- regenerate, continue ----------------------------------------------------------------------------------------
+
+
+async def regenerate(screen: ChatScreen, message: Message) -> None:
+    found = _turn(screen, message)
+    if found is not None:
+        await _regenerate(screen, *found)
+
+
+async def _regenerate(screen: ChatScreen, session: ChatSession, turn: Turn) -> None:
+    """Turn `turn`'s request asked again, by the profile and model of now: its answer gets a sibling."""
+    with screen.app.batch_update():
+        await branches.cut(screen, turn)
+        session.regenerate(turn.id)
+        await screen.conversation_view.mount_all(branches.opening(screen, turn))
+        await screen._start_answer()
+    screen.composer.focus()
+
+
+async def continue_answer(screen: ChatScreen, message: Message) -> None:
+    """The rest of a cut-short answer, streamed on after its text as one answer."""
+    found = _turn(screen, message)
+    if found is None:
+        return
+    session, turn = found
+    partial = session.answer_of(turn)
+    if not partial.content:
+        notify(screen, "Nothing to continue: this answer has no text (r asks again).", severity="warning")
+        return
+    with screen.app.batch_update():
+        await branches.cut(screen, turn)
+        session.continue_answer(turn.last)
+        answer = AssistantMessage(show_reasoning=screen.show_reasoning)
+        if partial.reasoning:
+            answer.add_reasoning(partial.reasoning)
+        answer.add_answer(partial.content)
+        await screen.conversation_view.mount_all([*branches.opening(screen, turn), answer])
+        screen.conversation_view.follow()
+        screen._worker = screen._answer(answer)
+    screen.composer.focus()
+
+
+async def retry(screen: ChatScreen) -> None:
+    """Ctrl+R: after an error or a stop, ask again; otherwise regenerate the last answer."""
+    if screen.busy:
+        return
+    session = screen.session
+    if session is None:
+        return
+    tree = session.tree
+    failed = session.last_failed and session.last_exchange in (None, tree.active)
+    if not failed and tree.nodes:
+        await _regenerate(screen, session, tree.turns()[-1])
+        return
+    if not session.prepare_retry():
+        notify(screen, "Nothing to retry.", severity="warning")
+        return
+    await screen._start_answer()
+
+
+# -- branches -----------------------------------------------------------------------------------------------------
+
+
+async def next_branch(screen: ChatScreen, message: Message) -> None:
+    await _switch(screen, message, 1)
+
+
+async def previous_branch(screen: ChatScreen, message: Message) -> None:
+    await _switch(screen, message, -1)
+
+
+async def _switch(screen: ChatScreen, message: Message, step: int) -> None:
+    """Show the alternative `step` places from the message's (`branches.alternatives`), and the branch below it as
+    it was last seen."""
+    found = _turn(screen, message)
+    if found is None:
+        return
+    session, turn = found
+    among = branches.alternatives(session, turn.id, isinstance(message, UserMessage))
+    index = among.index(turn.id) + step
+    if not 0 <= index < len(among):
+        screen.app.bell()
+        return
+    sibling = among[index]
+    view = screen.conversation_view
+    with screen.app.batch_update():
+        await branches.cut(screen, turn)
+        session.switch_branch(sibling)
+        await branches.draw_below(screen, session.tree.turns(sibling)[-1])
+        branches.mark(screen)
+        same = [widget for widget in view.selectable() if type(widget) is type(message) and widget.turn == sibling]
+        if same:
+            view.focus()
+            view.select(same[0])
+
+
+# -- fork ---------------------------------------------------------------------------------------------------------
+
+
+def fork(screen: ChatScreen, message: Message) -> None:
+    """A new session with the branch up to the selected message: up to an answer, its turn; up to a prompt, the
+    turns before it, the prompt in the new composer."""
+    found = _turn(screen, message)
+    if found is None:
+        return
+    session, turn = found
+    tree = session.tree
+    prompt = None
+    upto: str | None = turn.last
+    if isinstance(message, UserMessage):
+        above = tree.turns(turn.id)[:-1]
+        upto, prompt = (above[-1].last if above else None), session.prompt_of(turn)
+    exchanges = [copy.deepcopy(session.exchange(node)) for node in tree.path(upto)] if upto is not None else []
+    screen.app.run_worker(_fork(screen.app, session.recorder.recording.format, exchanges, prompt), group="fork")
+
+
+async def _fork(app: ChatApp, format: str, exchanges: list[Interaction], prompt: str | None) -> None:
+    from chatterm.cassette.model import Recording
+
+    await app.start_chat(welcome=not exchanges)
+    screen = app.chat_screen
+    if exchanges:
+        await screen.replay(Recording(format, exchanges), 1.0, True).wait()
+    session = app.session
+    if session is not None and exchanges:
+        session.save()
+    if prompt is not None:
+        screen.composer.load_text(prompt)
+        screen.composer.move_cursor(screen.composer.document.end)
+    where = f": {session.path.name}" if session is not None and session.path is not None and exchanges else ""
+    notify(screen, f"Forked into a new session{where}.")

@@ -1,0 +1,221 @@
+"""The conversation tree's keys in the app, against a loopback server: `e` edits a prompt into a new branch, `r`
+regenerates an answer, `c` continues one cut short, Left/Right (h/l) switch branch, `f` forks, Ctrl+R regenerates
+the last answer; each request carries the history of its branch, and the screen shows the branch."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+
+from chatterm.cassette.load import load_recording
+from chatterm.conversation.continuation import CONTINUE_PROMPT
+from chatterm.ui.app import ChatApp
+from chatterm.ui.widgets.edit_banner import EditBanner
+from chatterm.ui.widgets.messages import AssistantMessage, UserMessage
+from tests.scripted import Script, ScriptedServer, sse_script
+from tests.ui.helpers import app_for, send, wait_for
+from tests.ui.oracle import screen_text
+
+
+@pytest.fixture
+async def scripted() -> AsyncIterator[ScriptedServer]:
+    server = ScriptedServer()
+    await server.start()
+    yield server
+    await server.stop()
+
+
+def cut_by_length(text: str) -> Script:
+    """An answer that stops at the token limit after `text`."""
+    choices = [{"index": 0, "delta": {"content": text}, "finish_reason": None}]
+    choices.append({"index": 0, "delta": {}, "finish_reason": "length"})
+    events = [{"model": "scripted", "choices": [choice]} for choice in choices]
+    body = b"".join(b"data: " + json.dumps(event).encode() + b"\n\n" for event in events) + b"data: [DONE]\n\n"
+    return [(0.0, body)]
+
+
+def asked(server: ScriptedServer, number: int) -> list[Any]:
+    """The messages request `number` (from 1) carried."""
+    return [(m["role"], m["content"]) for m in server.requests[number - 1]["messages"] if m["role"] != "system"]
+
+
+def shown(app: ChatApp) -> list[tuple[str, str, tuple[int, int] | None]]:
+    """The conversation on screen: each prompt and answer, with the branch marker it shows."""
+    found: list[tuple[str, str, tuple[int, int] | None]] = []
+    for widget in app.chat_screen.conversation_view.selectable():
+        if isinstance(widget, UserMessage):
+            found.append(("user", widget.text, widget.branch))
+        else:
+            found.append(("answer", widget.answer, widget.branch))
+    return found
+
+
+async def answered(pilot: Pilot[None], app: ChatApp, count: int) -> None:
+    """`count` answers on screen, all finished, none on its way."""
+    screen = app.chat_screen
+
+    def done() -> bool:
+        messages = screen.messages()
+        return len(messages) == count and all(m.finished for m in messages) and not screen.busy
+
+    await wait_for(pilot, done)
+    await pilot.pause()
+
+
+async def talk(pilot: Pilot[None], app: ChatApp, *prompts: str) -> None:
+    for number, prompt in enumerate(prompts, 1):
+        await send(pilot, app, prompt)
+        await answered(pilot, app, number)
+
+
+async def select(pilot: Pilot[None], app: ChatApp, index: int) -> None:
+    """Tab to the conversation and select its message `index` (of prompts and answers)."""
+    view = app.chat_screen.conversation_view
+    await pilot.press("tab", "home", *["down"] * index)
+    await wait_for(pilot, lambda: view.selected is view.selectable()[index])
+
+
+async def test_e_edits_a_prompt_into_a_new_branch_and_left_goes_back(scripted: ScriptedServer) -> None:
+    scripted.answers = [sse_script("One."), sse_script("Two."), sse_script("Edited.")]
+    app = app_for(scripted.url)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await talk(pilot, app, "one", "two")
+        screen = app.chat_screen
+        screen.composer.insert("a draft")
+        await select(pilot, app, 0)
+        await pilot.press("e")
+        await wait_for(pilot, lambda: screen.composer.has_focus and bool(screen.query(EditBanner)))
+        assert screen.composer.text == "one"
+        assert "Editing message 1 · Enter sends as a new branch · Escape cancels" in screen_text(app)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not screen.query(EditBanner))
+        assert screen.composer.text == "a draft", "Escape gives the composer back what it held"
+        await select(pilot, app, 2)
+        await pilot.press("e")
+        await wait_for(pilot, lambda: screen.composer.text == "two")
+        screen.composer.clear()
+        await select(pilot, app, 0)
+        await pilot.press("e")
+        await wait_for(pilot, lambda: screen.composer.text == "one" and screen.composer.has_focus)
+        screen.composer.insert(" more")
+        await pilot.press("enter")
+        await answered(pilot, app, 1)
+        assert asked(scripted, 3) == [("user", "one more")], "an edit of the first prompt asks with no history"
+        assert shown(app) == [("user", "one more", (2, 2)), ("answer", "Edited.", None)]
+        assert not screen.query(EditBanner) and screen.composer.text == "a draft"
+        await select(pilot, app, 0)
+        await pilot.press("left")
+        await wait_for(pilot, lambda: len(screen.messages()) == 2)
+        assert shown(app) == [
+            ("user", "one", (1, 2)),
+            ("answer", "One.", None),
+            ("user", "two", None),
+            ("answer", "Two.", None),
+        ]
+        view = screen.conversation_view
+        assert view.has_focus and view.selected is view.selectable()[0], "the switched message stays selected"
+        await pilot.press("l")
+        await wait_for(pilot, lambda: shown(app)[0] == ("user", "one more", (2, 2)))
+        assert len(shown(app)) == 2
+
+
+async def test_r_regenerates_an_answer_beside_it_and_h_l_switch_between_them(scripted: ScriptedServer) -> None:
+    scripted.answers = [sse_script("One."), sse_script("Two."), sse_script("One again.")]
+    app = app_for(scripted.url)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await talk(pilot, app, "one", "two")
+        await select(pilot, app, 1)
+        await pilot.press("r")
+        await answered(pilot, app, 1)
+        assert asked(scripted, 3) == [("user", "one")]
+        assert shown(app) == [("user", "one", None), ("answer", "One again.", (2, 2))]
+        await select(pilot, app, 1)
+        await pilot.press("h")
+        await wait_for(pilot, lambda: len(shown(app)) == 4)
+        assert shown(app)[1] == ("answer", "One.", (1, 2)) and shown(app)[3] == ("answer", "Two.", None)
+        await pilot.press("right")
+        await wait_for(pilot, lambda: len(shown(app)) == 2)
+        assert shown(app)[1] == ("answer", "One again.", (2, 2))
+        await pilot.press("escape")
+        await send(pilot, app, "three")
+        await answered(pilot, app, 2)
+        assert asked(scripted, 4) == [("user", "one"), ("assistant", "One again."), ("user", "three")]
+
+
+async def test_c_continues_an_answer_cut_at_the_token_limit_as_one_answer(scripted: ScriptedServer) -> None:
+    scripted.answers = [cut_by_length("The first half"), sse_script(" and the rest.")]
+    app = app_for(scripted.url)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await talk(pilot, app, "go")
+        screen = app.chat_screen
+        assert screen.messages()[0].has_notice
+        await select(pilot, app, 1)
+        await pilot.press("c")
+        await wait_for(pilot, lambda: len(scripted.requests) == 2)
+        await answered(pilot, app, 1)
+        assert asked(scripted, 2) == [("user", "go"), ("assistant", "The first half"), ("user", CONTINUE_PROMPT)]
+        assert shown(app) == [("user", "go", None), ("answer", "The first half and the rest.", None)]
+        assert not screen.messages()[0].has_notice
+        assert screen.turns[-1].answer == "The first half and the rest."
+
+
+async def test_ctrl_r_regenerates_the_last_answer_when_nothing_failed(scripted: ScriptedServer) -> None:
+    scripted.answers = [sse_script("First."), sse_script("Second.")]
+    app = app_for(scripted.url)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await talk(pilot, app, "q")
+        await pilot.press("ctrl+r")
+        await wait_for(pilot, lambda: len(scripted.requests) == 2)
+        await answered(pilot, app, 1)
+        assert asked(scripted, 2) == asked(scripted, 1) == [("user", "q")]
+        assert shown(app) == [("user", "q", None), ("answer", "Second.", (2, 2))]
+
+
+async def test_f_forks_the_branch_up_to_the_selected_answer_into_a_session_of_its_own(
+    scripted: ScriptedServer,
+) -> None:
+    scripted.answers = [sse_script("One."), sse_script("Two."), sse_script("Three.")]
+    app = app_for(scripted.url)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await talk(pilot, app, "one", "two")
+        first = app.session
+        assert first is not None and first.path is not None
+        await select(pilot, app, 1)
+        await pilot.press("f")
+        await wait_for(pilot, lambda: app.session is not first and app.session is not None)
+        forked = app.session
+        assert forked is not None and forked.path is not None
+        await wait_for(pilot, lambda: forked.path is not None and forked.path.exists())
+        assert forked.path != first.path
+        assert len(load_recording(forked.path).interactions) == 1
+        await answered(pilot, app, 1)
+        assert [item[:2] for item in shown(app)] == [("user", "one"), ("answer", "One.")]
+        await send(pilot, app, "three")
+        await answered(pilot, app, 2)
+        assert asked(scripted, 3) == [("user", "one"), ("assistant", "One."), ("user", "three")]
+        assert len(load_recording(first.path).interactions) == 2, "the session forked from is left as it was"
+
+
+async def test_the_palette_s_tree_commands_act_on_the_last_message_they_apply_to(scripted: ScriptedServer) -> None:
+    from chatterm.ui.commands import chat_commands
+
+    scripted.answers = [sse_script("First."), sse_script("Second.")]
+    app = app_for(scripted.url)
+    async with app.run_test(size=(80, 24)) as pilot:
+        names = [name for name, _, _ in chat_commands(app)]
+        for name in ("Edit message", "Regenerate", "Continue answer", "Next branch", "Previous branch"):
+            assert name in names
+        assert "Fork into a new session" in names
+        await talk(pilot, app, "q")
+        await app.act_on_message("regenerate")
+        await wait_for(pilot, lambda: len(scripted.requests) == 2)
+        await answered(pilot, app, 1)
+        await app.act_on_message("previous_branch")
+        await wait_for(pilot, lambda: shown(app)[1] == ("answer", "First.", (1, 2)))
+        await app.act_on_message("edit")
+        await wait_for(pilot, lambda: app.chat_screen.composer.text == "q")
+        assert isinstance(app.chat_screen.messages()[0], AssistantMessage)
