@@ -20,10 +20,7 @@ from typing import TYPE_CHECKING
 
 from textual.widget import Widget
 
-from chatterm.cassette.transcript import answered as with_answer
-from chatterm.cassette.transcript import opened_turn
 from chatterm.conversation.tree import ConversationTree, Turn
-from chatterm.ui.screens import recorded
 from chatterm.ui.widgets.earlier import LoadEarlier
 from chatterm.ui.widgets.messages import AssistantMessage, UserMessage
 
@@ -155,6 +152,9 @@ async def cut(screen: ChatScreen, turn: Turn) -> None:
 def opening(screen: ChatScreen, turn: Turn) -> list[Widget]:
     """The widgets `turn` opens with (its prompt, tool results), knowing their turn; the turn joins the screen's
     turns."""
+    from chatterm.cassette.transcript import opened_turn  # (when used: the HTTP stack comes after the first frame)
+    from chatterm.ui.screens import recorded
+
     session = screen.session
     assert session is not None
     above = session.tree.turns(turn.id)[:-1]
@@ -171,6 +171,9 @@ def opening(screen: ChatScreen, turn: Turn) -> list[Widget]:
 
 async def draw_below(screen: ChatScreen, turn: Turn) -> None:
     """Draw the active branch from `turn` (on it) down, after what is on screen."""
+    from chatterm.cassette.transcript import answered as with_answer
+    from chatterm.ui.screens import recorded
+
     session = screen.session
     assert session is not None
     turns = session.tree.turns()
