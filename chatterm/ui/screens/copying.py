@@ -124,11 +124,7 @@ class PickScreen(Dialog[Copyable | None]):
     """A list of things to copy, newest first."""
 
     DEFAULT_CSS = """
-    PickScreen { align: center middle; }
-    PickScreen > Vertical {
-        width: 90%; max-width: 100; height: auto; max-height: 80%;
-        border: round $primary; background: $surface; padding: 0 1;
-    }
+    PickScreen > Vertical { width: 90%; max-width: 100; max-height: 80%; border: round $primary; }
     PickScreen OptionList { height: auto; max-height: 20; border: none; }
     PickScreen Label { color: $text-muted; }
     """

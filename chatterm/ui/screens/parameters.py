@@ -27,15 +27,10 @@ FIELDS = (
 
 class ParametersDialog(Dialog[ChatParams | None]):
     DEFAULT_CSS = """
-    ParametersDialog { align: center middle; }
-    ParametersDialog > Vertical {
-        width: 76; max-width: 100%; height: auto; max-height: 100%; border: thick $primary; background: $surface;
-        padding: 0 1;
-    }
+    ParametersDialog > Vertical { width: 76; }
     ParametersDialog Horizontal { height: 3; }
     ParametersDialog Horizontal > Label { width: 18; padding: 1 0 0 0; }
     ParametersDialog Input { width: 1fr; }
-    ParametersDialog .hint { color: $text-muted; }
     ParametersDialog #problem { color: $error; }
     """
     BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]

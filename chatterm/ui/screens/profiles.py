@@ -52,13 +52,8 @@ class Switch:
 
 class ProfileScreen(Dialog[Switch | None]):
     DEFAULT_CSS = """
-    ProfileScreen { align: center middle; }
-    ProfileScreen > Vertical {
-        width: 84; max-width: 100%; height: auto; max-height: 100%; border: thick $primary; background: $surface;
-        padding: 0 1;
-    }
+    ProfileScreen > Vertical { width: 84; }
     ProfileScreen OptionList { height: auto; max-height: 20; text-wrap: nowrap; text-overflow: ellipsis; }
-    ProfileScreen .hint { color: $text-muted; }
     """
     BINDINGS = [Binding("escape", "dismiss(None)", "Close")]
 

@@ -27,13 +27,8 @@ def role_line(name: str, role: RoleSettings) -> str:
 
 class RoleDialog(Dialog[str | None]):
     DEFAULT_CSS = """
-    RoleDialog { align: center middle; }
-    RoleDialog > Vertical {
-        width: 84; max-width: 100%; height: auto; max-height: 100%; border: thick $primary; background: $surface;
-        padding: 0 1;
-    }
+    RoleDialog > Vertical { width: 84; }
     RoleDialog OptionList { height: auto; max-height: 16; text-wrap: nowrap; text-overflow: ellipsis; }
-    RoleDialog .hint { color: $text-muted; }
     """
     BINDINGS = [Binding("escape", "dismiss(None)", "Close")]
 

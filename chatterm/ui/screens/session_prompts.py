@@ -11,11 +11,7 @@ from chatterm.ui.plain import plain
 from chatterm.ui.screens.dialog import Dialog
 
 _CSS = """
-{name} {{ align: center middle; }}
-{name} > Vertical {{
-    width: 70; max-width: 100%; height: auto; border: thick $warning; background: $surface; padding: 0 1;
-}}
-{name} .hint {{ color: $text-muted; }}
+{name} > Vertical {{ width: 70; border: thick $warning; }}
 """
 
 

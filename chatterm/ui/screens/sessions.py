@@ -61,11 +61,7 @@ ARCHIVED_KEYS = "Enter open · F2 rename · F6 unarchive · F7 sessions · F8 de
 
 class SessionsScreen(Dialog[Path | None]):
     DEFAULT_CSS = """
-    SessionsScreen { align: center middle; }
-    SessionsScreen > Vertical {
-        width: 90%; min-width: 78; max-width: 120; height: 80%; border: thick $primary; background: $surface;
-        padding: 0 1;
-    }
+    SessionsScreen > Vertical { width: 90%; min-width: 78; max-width: 120; height: 80%; }
     SessionsScreen DataTable { height: 1fr; width: 1fr; }
     SessionsScreen #empty { height: 1fr; width: 1fr; content-align: center middle; color: $text-muted; }
     SessionsScreen .hint, SessionsScreen .keys { color: $text-muted; width: 100%; }

@@ -17,13 +17,8 @@ MOST_ROWS = 16
 
 class SystemPromptDialog(Dialog[str | None]):
     DEFAULT_CSS = """
-    SystemPromptDialog { align: center middle; }
-    SystemPromptDialog > Vertical {
-        width: 76; max-width: 100%; height: auto; max-height: 100%; border: thick $primary; background: $surface;
-        padding: 0 1;
-    }
+    SystemPromptDialog > Vertical { width: 76; }
     SystemPromptDialog TextArea { height: 16; }
-    SystemPromptDialog .hint { color: $text-muted; }
     """
     BINDINGS = [
         Binding("ctrl+s", "keep", "Keep", priority=True),
