@@ -320,19 +320,22 @@ async def test_old_turns_leave_the_view_at_a_quiet_moment(faults: FaultServer, m
         assert len(screen.turns) == 7
 
 
-def long_session(path: Path, turns: int) -> Path:
+def long_session(path: Path, turns: int, answer: str = "answer {n}", reasoning: str | None = None) -> Path:
+    """A session of `turns` turns: question n, answered with `answer` (`{n}`: the turn's number), after `reasoning`."""
     from chatterm.cassette.model import Interaction, Recording, Request, Response
     from chatterm.cassette.write import render
 
     interactions, history = [], []
     for turn in range(turns):
         history.append({"role": "user", "content": f"question {turn}"})
-        chunk = {"choices": [{"index": 0, "delta": {"content": f"answer {turn}"}}]}
-        body = f"data: {json.dumps(chunk)}\n\ndata: [DONE]\n\n".encode()
+        text = answer.format(n=turn)
+        deltas = ([{"reasoning_content": reasoning.format(n=turn)}] if reasoning else []) + [{"content": text}]
+        chunks = [{"choices": [{"index": 0, "delta": delta}]} for delta in deltas]
+        body = ("".join(f"data: {json.dumps(chunk)}\n\n" for chunk in chunks) + "data: [DONE]\n\n").encode()
         url = "http://127.0.0.1/v1/chat/completions"
         request = Request("POST", url, body=json.dumps({"messages": history}).encode())
         interactions.append(Interaction(request, Response(200, {"content-type": ["text/event-stream"]}, body)))
-        history = [*history, {"role": "assistant", "content": f"answer {turn}"}]
+        history = [*history, {"role": "assistant", "content": text}]
     path.write_bytes(render(Recording("vcr", interactions)))
     return path
 
