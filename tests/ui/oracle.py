@@ -25,6 +25,7 @@ from typing import Any
 
 import pyte
 from rich.console import RenderableType
+from textual import messages
 from textual._compositor import Compositor, CompositorUpdate  # (the oracle compares with Textual's own)
 from textual.scrollbar import ScrollBar
 from textual.strip import Strip
@@ -137,6 +138,16 @@ _FOLLOWING_STATE = ("_floor", "_text_bottom")
 """What the conversation's layout sets beside the scroll offset (chatterm/ui/widgets/conversation.py)."""
 
 
+def _layout_pending(screen: Any) -> bool:
+    """A layout is asked for and not made yet: a widget says it needs one (it asks the screen when it is next idle)
+    or the screen's queue holds the request. Textual goes on drawing the widgets that changed meanwhile, laid out as
+    before: a whole render, which lays the screen out now, would show what the coming layout does and blame the
+    terminal for a frame the app has not drawn yet."""
+    if any(widget._layout_required for widget in screen.walk_children(with_self=False)):
+        return True
+    return any(isinstance(message, messages.Layout) for message in screen._message_queue.values)
+
+
 def _scroll_state(widget: Widget) -> dict[str, Any]:
     bar = widget._vertical_scrollbar
     state = {"scroll_y": widget.scroll_y, "scroll_target_y": widget.scroll_target_y}
@@ -154,6 +165,10 @@ class Oracle:
         self.stream = pyte.Stream(self.terminal)
         self.problems: list[Problem] = []
         self.updates = 0
+        self.settled = 0
+        """Updates drawn with the layout settled: those the terminal is compared with a whole render at."""
+        self.pending = 0
+        """Updates drawn while a layout was asked for and not yet made (see `_layout_pending`)."""
         self.checking = checks_per_update
         self._differing: dict[int, tuple[Any, Any]] = {}
         display = app._display
@@ -177,7 +192,10 @@ class Oracle:
         self.updates += 1
         if self.checking and len(self.app.screen_stack) > 1 and self.app.screen is self.app.chat_screen:
             self._check_views()
-            if self._laid_out():
+            if _layout_pending(self.app.screen):
+                self.pending += 1
+            elif self._laid_out():
+                self.settled += 1
                 self._check_terminal()
                 self._check_following()
 

@@ -53,6 +53,7 @@ async def checked(app: ChatApp, steps: Steps, size: tuple[int, int] = SIZE) -> N
         end = ending(oracle)
     problems += await final(end)
     assert not problems, "\n".join(problems)
+    assert oracle.settled, "no frame was drawn with its layout settled: the terminal was never compared"
 
 
 def _paced(recording: Recording) -> str:
