@@ -4,6 +4,7 @@ copies the selected message, Escape or typing goes back to the composer."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 from textual.pilot import Pilot
@@ -15,7 +16,7 @@ from chatterm.ui.widgets.cursor import MessageCursor
 from chatterm.ui.widgets.messages import AssistantMessage, UserMessage
 from tests.scripted import ScriptedServer, sse_script
 from tests.ui.helpers import app_for, send, wait_for
-from tests.ui.oracle import screen_text
+from tests.ui.oracle import Oracle, screen_text
 
 MARK = "▌"
 LONG = "\n\n".join(f"Paragraph {n} of a long answer, long enough to fill a few lines of the screen." for n in range(12))
@@ -198,3 +199,26 @@ async def test_with_no_color_the_selection_is_drawn_without_colour(
         await pilot.press("up")
         await selected_is(pilot, app, prompt)
         assert "the prompt" in emphasised(await colourless(pilot, app, "a prompt selected"), "bold")
+
+
+class Footers(Oracle):
+    """Keeps the footer of every frame the terminal is sent."""
+
+    def __init__(self, app: ChatApp) -> None:
+        super().__init__(app, checks_per_update=False)
+        self.footers: list[str] = []
+
+    def _play(self, update: Any) -> None:
+        super()._play(update)
+        self.footers.append(self.terminal.display[-1])
+
+
+async def test_the_conversation_keys_do_not_flash_in_the_footer_as_the_chat_opens() -> None:
+    """As a chat opens the composer has the focus from the first frame: Textual's first focusable widget, the
+    conversation, never has it, so no frame's footer offers its keys."""
+    app = app_for(save_sessions=False)
+    frames = Footers(app)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.chat_screen.composer.has_focus and bool(frames.footers))
+        await pilot.pause()
+    assert frames.footers and not [footer for footer in frames.footers if "Select" in footer]

@@ -70,6 +70,7 @@ class ChatScreen(Screen[None]):
     #conversation { height: 1fr; padding: 0; scrollbar-size-vertical: 1; scrollbar-gutter: stable; }
     #input { height: auto; }
     """
+    AUTO_FOCUS = "#composer"  # (not the first focusable widget, the conversation: its keys would flash in the footer)
 
     BINDINGS = [
         Binding("escape", "stop", "Stop", show=True, tooltip="Stop the answer (the partial answer stays)"),
