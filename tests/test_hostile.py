@@ -112,3 +112,24 @@ def test_readers_on_arbitrary_text(text: str) -> None:
     for prefix in ("", "interactions:\n", "data: ", '{"request": {}, "response": '):
         with contextlib.suppress(RecordingError):
             summarize(parse_recording((prefix + text).encode(), "fuzz"))
+
+
+OTHER_FILES = {
+    "pyproject.toml": '[project]\nname = "x"\nversion = "1"\n',
+    "README.md": "# Title\n\nSome text: with a colon\nand: more\n- a list\n",
+    "notes.txt": "just a line of text\n",
+}
+
+
+@pytest.mark.parametrize("command", ["show", "replay"])
+@pytest.mark.parametrize("name", sorted(OTHER_FILES))
+def test_a_file_that_is_no_recording_is_called_so(name: str, command: str, tmp_path: Path) -> None:
+    """A config file or a README opened by mistake is named for what it is not (a recording), not for a parser's
+    complaint about its syntax ("not valid JSON" about a TOML file)."""
+    path = tmp_path / name
+    path.write_text(OTHER_FILES[name])
+    result = run_chatterm(command, str(path))
+    assert result.code == 2
+    assert_one_line_error(result)
+    assert f"{path}: not a recording chatterm reads" in result.stderr
+    assert "JSON" not in result.stderr and "YAML" not in result.stderr

@@ -120,6 +120,12 @@ def _stamp(path: Path) -> tuple[str, int, int, int]:
     return (str(path), info.st_ino, info.st_size, info.st_mtime_ns)
 
 
+NOT_A_RECORDING = "not a recording chatterm reads (vcrpy, go-vcr, llama-stack or a raw SSE capture)"
+RECORDING_SUFFIXES = (".yaml", ".yml", ".json")
+"""Names a recording is saved under: a file so named that does not parse is a damaged recording, and the parser's
+complaint says where; any other (a config file or a README opened by mistake) is simply not a recording."""
+
+
 def parse_recording(data: bytes, name: str = "<recording>") -> Recording:
     if looks_like_sse(data):
         return read_sse(data)
@@ -131,7 +137,12 @@ def parse_recording(data: bytes, name: str = "<recording>") -> Recording:
         raise RecordingError(f"{name}: not UTF-8 text, not a recording chatterm reads") from None
     if not text.strip():
         raise RecordingError(f"{name}: the file is empty")
-    parsed = load_json(text, name) if text.lstrip()[:1] in ("{", "[") else load_yaml(text, name)
+    try:
+        parsed = load_json(text, name) if text.lstrip()[:1] in ("{", "[") else load_yaml(text, name)
+    except RecordingError:
+        if name.lower().endswith(RECORDING_SUFFIXES):
+            raise  # (a recording damaged: what the parser found is the news)
+        raise RecordingError(f"{name}: {NOT_A_RECORDING}") from None
     try:
         if is_llamastack(parsed):
             return read_llamastack(parsed, name)
@@ -145,4 +156,4 @@ def parse_recording(data: bytes, name: str = "<recording>") -> Recording:
         raise RecordingError(f"{name}: a malformed recording ({type(exc).__name__}: {exc})") from None
     if isinstance(parsed, dict) and isinstance(parsed.get("interactions"), list) and not parsed["interactions"]:
         return Recording(format="vcr" if "version" not in parsed or parsed["version"] == 1 else "govcr")
-    raise RecordingError(f"{name}: not a recording chatterm reads (vcrpy, go-vcr, llama-stack or a raw SSE capture)")
+    raise RecordingError(f"{name}: {NOT_A_RECORDING}")
