@@ -182,6 +182,24 @@ def test_serve_matches_the_request_else_plays_in_order(serve_recording: Any) -> 
     assert [call.name for call in unmatched.tool_calls.values()] == ["add", "multiply"]
 
 
+def test_serve_answers_a_request_asked_again_with_its_own_turn(serve_recording: Any) -> None:
+    """A client that sends the same request twice (a retry, a test run twice against one `serve`) gets the turn
+    whose history it sends each time, not the next turn in the file."""
+    path = next(p for p in recordings() if "multi_tool_streaming" in p.name)
+    first_request = load_recording(path).interactions[0].request
+    assert first_request is not None
+    base_url = serve_recording(path)
+
+    def names(messages: list[Any]) -> list[str]:
+        response = httpx.post(base_url + "/chat/completions", json={"messages": messages})
+        reply = Reply()
+        reply.extend(decode_all(response.content, SSE))
+        return [call.name for call in reply.tool_calls.values()]
+
+    assert names(first_request.messages) == ["add", "multiply"]
+    assert names(first_request.messages) == ["add", "multiply"]
+
+
 def test_serve_refuses_a_public_address_without_the_flag() -> None:
     result = run_chatterm("serve", str(SEEDS / "groq_llama33_stream.sse"), "--host", "0.0.0.0")
     assert result.code == 2 and "--allow-remote" in result.stderr

@@ -21,10 +21,12 @@ T = TypeVar("T")
 
 
 class Matcher:
-    """Chooses the recorded answer for a request: the turn whose request matches, else the next in order.
+    """Chooses the recorded answer for a request: the turn whose request sends the same messages (one not played
+    yet first, else one played already: a request asked again, as a retry or a second test run does, gets its own
+    turn again), else the next turn not played yet, in the file's order.
 
-    Turns are played once each; when every turn has been played, playback starts over. Only chat exchanges are
-    played: the other calls a cassette holds (a model list, embeddings) answer no chat request.
+    When every turn has been played, the order starts over. Only chat exchanges are played: the other calls a
+    cassette holds (a model list, embeddings) answer no chat request.
     """
 
     def __init__(self, recording: Recording) -> None:
@@ -37,12 +39,10 @@ class Matcher:
         if len(self._played) >= len(self._interactions):
             self._played.clear()
         wanted = conversation_of(body) or None
-        chosen = None
-        if wanted is not None:
-            for index, interaction in enumerate(self._interactions):
-                if index not in self._played and interaction.request and interaction.request.messages == wanted:
-                    chosen = index
-                    break
+        turns = enumerate(self._interactions)
+        same = [i for i, turn in turns if wanted and turn.request and turn.request.messages == wanted]
+        fresh = [i for i in same if i not in self._played]
+        chosen = fresh[0] if fresh else same[0] if same else None
         if chosen is None:
             chosen = next(i for i in range(len(self._interactions)) if i not in self._played)
         self._played.add(chosen)
