@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from chatterm.conversation.reply import Reply
+from chatterm.conversation.tools import with_results
 
 
 def message_text(message: Any) -> str:
@@ -29,8 +30,9 @@ class Conversation:
     messages: list[dict[str, Any]] = field(default_factory=list)
 
     def request_messages(self) -> list[dict[str, Any]]:
+        """The system prompt and the messages, each tool call answered (`with_results`)."""
         head = [{"role": "system", "content": self.system}] if self.system else []
-        return head + self.messages
+        return head + with_results(self.messages)
 
     def add_user(self, text: str) -> None:
         self.messages.append({"role": "user", "content": text})
