@@ -123,6 +123,16 @@ def test_an_unknown_api_on_the_command_line_is_one_line() -> None:
 
 
 @pytest.mark.parametrize("api", NATIVE)
+def test_a_native_api_at_an_ad_hoc_url_without_a_model_says_to_name_one(api: str) -> None:
+    """Anthropic, Gemini and the Responses API ask for a model by name: a made-up one ("default", as an
+    OpenAI-compatible local server accepts) would only come back as the provider's refusal."""
+    result = run_chatterm("ask", "--api", api, "--base-url", "http://127.0.0.1:9/v1", "hi")
+    assert result.code == 2
+    assert_one_line_error(result)
+    assert f"--api {api}" in result.stderr and "--model" in result.stderr
+
+
+@pytest.mark.parametrize("api", NATIVE)
 @pytest.mark.parametrize("scenario", ["echo-401", "echo-error-event"])
 def test_a_key_sent_in_the_api_s_header_and_echoed_back_is_shown_to_no_one(
     fault_server: Any, tmp_path: Path, api: str, scenario: str

@@ -84,6 +84,8 @@ def choose(
     starts. An ad-hoc base URL is checked as a profile's is (`allow_link_local` is its opt-in); `api` is the API an
     ad-hoc URL speaks, or another API for a profile's endpoint."""
     if base_url:
+        if api not in (None, "openai") and not model:
+            raise ResolveError(f"--api {api} asks for a model by name: add --model NAME")
         key = os.environ.get(api_key_env) if api_key_env else None
         if api_key_env and not key:
             raise ResolveError(f"--api-key-env {api_key_env}: the variable is not set")
