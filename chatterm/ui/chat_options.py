@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from chatterm.ui.screens.profiles import Switch
 
 EFFORT_KEY = "ctrl+g"
-EFFORT_TOOLTIP = "Reasoning effort of the next answers: off, low, medium, high"
+EFFORT_TOOLTIP = "Reasoning effort of the next answers: off, low, medium, high, the provider's default"
 EFFORT_BINDINGS = [
     Binding(EFFORT_KEY, "cycle_effort", "Effort", show=False, tooltip=EFFORT_TOOLTIP)
 ]
@@ -42,9 +42,13 @@ SHORT = {"temperature": "temp", "top_p": "top_p", "max_tokens": "max"}
 """How the status line names each parameter."""
 
 
-def next_effort(effort: str | None) -> str:
-    """The effort after `effort` in the key's cycle (off, low, medium, high, then off again)."""
-    return EFFORTS[(EFFORTS.index(effort) + 1) % len(EFFORTS)] if effort in EFFORTS else EFFORTS[0]
+EFFORT_CYCLE: tuple[str | None, ...] = (*EFFORTS, None)
+"""The key's cycle: off, low, medium, high, then none asked (the provider's default), then off again."""
+
+
+def next_effort(effort: str | None) -> str | None:
+    """The effort after `effort` in the key's cycle."""
+    return EFFORT_CYCLE[(EFFORT_CYCLE.index(effort) + 1) % len(EFFORT_CYCLE)] if effort in EFFORT_CYCLE else None
 
 
 def status_forms(session: ChatSession) -> list[str]:
@@ -98,7 +102,8 @@ class ChatOptions(App[None]):
     def option_commands(self) -> list[tuple[str, str, Callable[[], Any]]]:
         """The palette's entries for them (the effort's names the effort now, and the next)."""
         effort = self.session.effort if self.session is not None else None
-        cycle = f"Cycle off, low, medium, high: next {next_effort(effort)} ({key_name(EFFORT_KEY)})"
+        after = next_effort(effort) or "default"
+        cycle = f"Cycle off, low, medium, high, default: next {after} ({key_name(EFFORT_KEY)})"
         return [
             ("System prompt…", "Write this chat's system prompt (shown at its top)", self.action_edit_system_prompt),
             ("Parameters…", "Temperature, top_p, max tokens and reasoning effort of this chat", self.action_parameters),

@@ -95,6 +95,27 @@ async def test_the_effort_key_changes_the_next_request_s_body(faults: FaultServe
         assert "thinking" not in faults.seen[-1].body
 
 
+async def test_the_effort_key_comes_back_to_the_provider_s_default(faults: FaultServer) -> None:
+    """After high the key goes back to asking no effort at all (Gemini's own default; off is a budget of 0)."""
+    settings = load_settings()
+    app = ChatApp(settings, choose(settings, base_url=faults.url("ok"), model="gemini-model", api="gemini"))
+    async with app.run_test(size=(120, 30)) as pilot:
+        await wait_for(pilot, lambda: app.session is not None)
+        await pilot.press("ctrl+g")
+        assert "effort off" in app.chat_screen.status.line(120)
+        await send(pilot, app, "hi")
+        await answered(pilot, app, 1)
+        assert "thinkingBudget': 0" in str(faults.seen[-1].body)
+        await pilot.press("ctrl+g", "ctrl+g", "ctrl+g", "ctrl+g")  # low, medium, high, then the default
+        assert "effort" not in app.chat_screen.status.line(120)
+        names = await search(pilot, app, "effort")
+        assert names[0] == "Reasoning effort: default", names
+        await pilot.press("escape")
+        await send(pilot, app, "again")
+        await answered(pilot, app, 2)
+        assert "thinkingBudget" not in str(faults.seen[-1].body)
+
+
 def write_roles(base_url: str) -> None:
     path = locations.config_file()
     path.parent.mkdir(parents=True, exist_ok=True)
