@@ -4,7 +4,7 @@ body the loopback server receives."""
 from __future__ import annotations
 
 from textual.pilot import Pilot
-from textual.widgets import Input, Label, TextArea
+from textual.widgets import Input, Label, OptionList, TextArea
 
 from chatterm import locations
 from chatterm.settings.choice import choose
@@ -142,6 +142,8 @@ async def test_roles_from_the_command_line_and_the_palette(faults: FaultServer) 
         assert names[0] == "Role…", names
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "RoleDialog")
+        rows = [str(option.prompt) for option in app.screen.query_one(OptionList).options]
+        assert [row[:8] for row in rows] == ["● brief ", "  poet  "]  # (the chat's role marked)
         await pilot.press("down", "enter")  # brief, then poet
         await wait_for(pilot, lambda: app.role == "poet" and bar(app).text == "Answer in verse.")
         assert app.chat_screen.status.line(120).startswith("near · poet-model  │  effort high")

@@ -40,8 +40,12 @@ class RoleDialog(Dialog[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Label("Role", classes="title")
-            yield OptionList(*[Option(plain(role_line(n, r)), id=n) for n, r in sorted(self.roles.items())])
+            yield OptionList(*[Option(plain(self._row(n, r)), id=n) for n, r in sorted(self.roles.items())])
             yield Label("Enter chooses it, for this chat and new ones · Escape closes", classes="hint")
+
+    def _row(self, name: str, role: RoleSettings) -> str:
+        """A role's line, marked when it is the chat's (as the profile chooser marks the profile in use)."""
+        return ("● " if name == self.current else "  ") + role_line(name, role)
 
     def on_mount(self) -> None:
         options = self.query_one(OptionList)
