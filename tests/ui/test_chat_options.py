@@ -16,6 +16,7 @@ from chatterm.ui.screens.system_prompt import SystemPromptDialog
 from chatterm.ui.widgets.system_prompt import SystemPromptBar
 from tests.faultserver import FaultServer
 from tests.ui.helpers import app_for, send, wait_for
+from tests.ui.oracle import screen_text
 from tests.ui.test_palette import search
 
 HOSTILE = "Be brief [bold]and[/] plain.\nNever use [/INST] tags."
@@ -47,6 +48,18 @@ async def test_a_system_prompt_written_in_the_app_goes_with_the_next_request(fau
         await send(pilot, app, "hi")
         await answered(pilot, app, 1)
         assert faults.seen[-1].body["messages"][0] == {"role": "system", "content": HOSTILE}
+
+
+async def test_the_parameters_dialog_shows_every_hint_whole_at_80_columns(faults: FaultServer) -> None:
+    app = app_for(faults.url("ok"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.session is not None)
+        app.action_parameters()
+        await wait_for(pilot, lambda: isinstance(app.screen, ParametersDialog))
+        await pilot.pause()
+        shown = screen_text(app)
+        for field in app.screen.query(Input):
+            assert field.placeholder and field.placeholder in shown, field.placeholder
 
 
 async def test_parameters_set_in_the_app_go_with_the_next_request_and_show_in_the_status_line(

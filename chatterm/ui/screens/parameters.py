@@ -19,7 +19,7 @@ from chatterm.ui.screens.dialog import Dialog
 FIELDS = (
     ("temperature", "Temperature", "0 to 2"),
     ("top_p", "Top p", "0 to 1"),
-    ("max_tokens", "Max tokens", "the most tokens of an answer"),
+    ("max_tokens", "Max tokens", "a number of tokens"),
     ("effort", "Reasoning effort", ", ".join(EFFORTS)),
 )
 """Each parameter: its name, its label, and what it takes."""
@@ -48,7 +48,7 @@ class ParametersDialog(Dialog[ChatParams | None]):
             for name, label, takes in FIELDS:
                 value = getattr(self.params, name)
                 own = self.profile.get(name)
-                hint = f"profile's: {own}" if own is not None else f"profile's (provider default) · {takes}"
+                hint = f"profile's: {own}" if own is not None else f"provider's default · {takes}"
                 with Horizontal():
                     yield Label(plain(label))
                     yield Input("" if value is None else str(value), placeholder=hint, id=name)
