@@ -12,9 +12,8 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -25,16 +24,14 @@ from textual.widgets import DataTable, Input, Label
 
 from chatterm import locations
 from chatterm.ui.plain import notify, plain
-from chatterm.ui.screens.dialog import Dialog
+from chatterm.ui.screens.session_actions import SessionActions, clip
 from chatterm.ui.screens.session_columns import Columns, columns_for
 from chatterm.ui.screens.session_filter import FilterInput
-from chatterm.ui.screens.session_prompts import ConfirmDialog, RenameDialog
 
 if TYPE_CHECKING:
     from chatterm.cassette.store import SessionInfo, SessionSaver
 
 
-T = TypeVar("T")
 
 
 def _matches(info: SessionInfo, needle: str) -> bool:
@@ -51,15 +48,11 @@ def _row(read: Callable[[Path], SessionInfo], path: Path) -> SessionInfo:
         return SessionInfo(path, path.name, 0.0, "", "", 0, error=f"{path.name}: cannot be listed ({exc})")
 
 
-def _clip(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
-
-
 KEYS = "Enter open · F2 rename · F6 archive · F7 archived · F8 delete · Esc close"
 ARCHIVED_KEYS = "Enter open · F2 rename · F6 unarchive · F7 sessions · F8 delete · Esc close"
 
 
-class SessionsScreen(Dialog[Path | None]):
+class SessionsScreen(SessionActions):
     DEFAULT_CSS = """
     SessionsScreen > Vertical { width: 90%; min-width: 78; max-width: 120; height: 80%; }
     SessionsScreen DataTable { height: 1fr; width: 1fr; }
@@ -242,7 +235,7 @@ class SessionsScreen(Dialog[Path | None]):
         title = f"⚠ {info.path.name}: cannot be opened" if info.error else info.title
         widths = self._columns or columns_for(self.app.size.width)
         texts = (title, info.date, info.profile, info.model, str(info.turns))
-        return [plain(_clip(text, width)) for text, width in zip(texts, widths, strict=True)]
+        return [plain(clip(text, width)) for text, width in zip(texts, widths, strict=True)]
 
     def _say_if_empty(self, value: str) -> None:
         """In place of an empty table, once every session is looked at: why it is empty."""
@@ -301,81 +294,6 @@ class SessionsScreen(Dialog[Path | None]):
             return None
         key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
         return next((s for s in self.sessions if str(s.path) == key), None)
-
-    # -- what a session can have done to it (the work: chatterm.cassette.session_files) ---------------------------
-
-    def action_rename(self) -> None:
-        info = self.highlighted()
-        if info is not None:
-            dialog = RenameDialog("" if info.error else info.title)
-            self.app.push_screen(dialog, lambda title: self._rename(info, title))
-
-    async def _rename(self, info: SessionInfo, title: str | None) -> None:
-        from chatterm.cassette.session_files import retitle
-
-        if title is None:
-            return
-        saver = self._saver_of(info.path)
-        rename = partial(saver.rename, title, retitle) if saver is not None else partial(retitle, info.path, title)
-        shown = await self._on_file(f"cannot rename {info.path.name}", rename)
-        if shown is not None:
-            info.title, info.error = shown, None
-            table = self.query_one(DataTable)
-            table.update_cell(str(info.path), table.ordered_columns[0].key, self._cells(info)[0])
-
-    def action_archive(self) -> None:
-        from chatterm.cassette.session_files import archive, unarchive
-
-        info = self.highlighted()
-        if info is not None:
-            move, done = (unarchive, "Back in the sessions") if self.archived else (archive, "Archived (F7 shows them)")
-            self.run_worker(self._move(info, move, done), group="session-files")
-
-    def action_delete(self) -> None:
-        info = self.highlighted()
-        if info is not None:
-            question = f"Delete the session '{_clip(info.title, 40)}'?"
-            detail = f"{info.path.name} is removed from the disk."
-            self.app.push_screen(ConfirmDialog(question, detail), lambda yes: self._delete(info, yes))
-
-    async def _delete(self, info: SessionInfo, yes: bool | None) -> None:
-        from chatterm.cassette.session_files import delete
-
-        if yes:
-            await self._move(info, delete, "Deleted")
-
-    async def _move(self, info: SessionInfo, move: Callable[[Path], Path], done: str) -> None:
-        """Take a session out of this list by `move` (archive, unarchive, delete)."""
-        saver = self._saver_of(info.path)
-        work = partial(saver.relocate, move) if saver is not None else partial(move, info.path)
-        if await self._on_file(f"cannot change {info.path.name}", work) is None:
-            return
-        table = self.query_one(DataTable)
-        table.remove_row(str(info.path))
-        at = self.sessions.index(info)
-        self.sessions.pop(at)
-        if at < self._scanned:
-            self._scanned -= 1
-        self.paths = [path for path in self.paths if path != info.path]
-        notify(self, f"{done}: {info.title}")
-        self._more()
-
-    def _saver_of(self, path: Path) -> SessionSaver | None:
-        """The open chat's saver when `path` is its file."""
-        return self.current if self.current is not None and self.current.path == path else None
-
-    async def _on_file(self, failure: str, work: Callable[[], T]) -> T | None:
-        """Do `work` on a thread; a failure is said in one line and gives None."""
-        import asyncio
-
-        from chatterm.cassette.model import RecordingError
-
-        try:
-            return await asyncio.to_thread(work)
-        except (OSError, RecordingError) as exc:
-            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            notify(self, f"{failure}: {reason}", severity="error")
-            return None
 
     def action_toggle_archived(self) -> None:
         from chatterm.cassette.session_index import session_paths
