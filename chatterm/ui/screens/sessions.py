@@ -32,8 +32,6 @@ if TYPE_CHECKING:
     from chatterm.cassette.store import SessionInfo, SessionSaver
 
 
-
-
 def _matches(info: SessionInfo, needle: str) -> bool:
     return not needle or needle in f"{info.title} {info.profile} {info.model} {info.date} {info.error or ''}".lower()
 
