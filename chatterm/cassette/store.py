@@ -21,6 +21,7 @@ from pathlib import Path
 
 from chatterm import locations
 from chatterm.cassette import session_index
+from chatterm.cassette.filelock import Hold
 from chatterm.cassette.model import Interaction, Recording
 from chatterm.cassette.redact import clean_interaction
 from chatterm.cassette.session_index import SessionIndex, index_session
@@ -28,13 +29,25 @@ from chatterm.cassette.session_rows import TITLE, SessionInfo, first_prompt, qui
 from chatterm.cassette.vcr_yaml import ItemWriter, assemble_vcr
 from chatterm.private_files import claim, write_private
 
-__all__ = ["SessionInfo", "SessionSaver", "first_prompt", "list_sessions", "new_session_path", "session_info"]
+__all__ = [
+    "ELSEWHERE",
+    "SessionInfo",
+    "SessionSaver",
+    "first_prompt",
+    "list_sessions",
+    "new_session_path",
+    "session_info",
+]
 
 
 def new_session_path(directory: Path | None = None) -> Path:
     directory = directory or locations.sessions_dir()
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
     return directory / f"{stamp}-{os.getpid()}-{random_names.token_hex(3)}.yaml"
+
+
+ELSEWHERE = "open in another window"
+"""Why a chat does not go on in the session it continues: another chat goes on in it (`go_on_in`)."""
 
 
 class SessionSaver:
@@ -72,6 +85,8 @@ class SessionSaver:
         self._writers: dict[int, tuple[Interaction, ItemWriter]] = {}
         self._pending: Recording | None = None
         self._lock = threading.Lock()
+        self._hold = Hold()
+        """The session file's hold, while this saver writes a session (`filelock`)."""
         self._file_lock = threading.Lock()
         """Held while the file is written, and while the sessions list changes it (`relocate`)."""
         self.gone = False
@@ -104,17 +119,21 @@ class SessionSaver:
         self._thread.join(5)
         if self._unindexed is not None and not self._thread.is_alive():
             self._index(self._unindexed)
+        self._hold.release()
 
-    def go_on_in(self, path: Path) -> bool:
+    def go_on_in(self, path: Path) -> str | None:
         """Write from now on into `path`, the file of a saved session this conversation continues (its snapshots hold
-        the whole of it). False once a file of its own was taken."""
+        the whole of it): None, or why it goes on in a file of its own instead (one was written already, or another
+        chat goes on in `path`)."""
         with self._file_lock:
             if self._claimed and self.writes:
-                return False
+                return "a file of its own was written"
+            if self._indexed and not self._hold.take(path):
+                return ELSEWHERE
             if self._claimed and self.path != path:
                 self.path.unlink(missing_ok=True)  # (claimed, still empty)
             self.path, self._claimed = path, True
-            return True
+            return None
 
     def relocate(self, move: Callable[[Path], Path]) -> Path:
         """Move or delete the file between two writes (`move` is given its path, returns where it now is); the saver
@@ -123,8 +142,10 @@ class SessionSaver:
             where = move(self.path)
             if where.exists():
                 self.path = where
+                self._hold.take(where)
             else:
                 self.gone = True
+                self._hold.release()
             return where
 
     def rename(self, title: str, name: Callable[[Path, str], str]) -> str:
@@ -193,6 +214,8 @@ class SessionSaver:
                 while not claim(self.path):  # never write over another process's session
                     self.path = new_session_path(self.path.parent)
                 self._claimed = True
+                if self._indexed:
+                    self._hold.take(self.path)
             data = self._render(snapshot)
             write_private(self.path, data)
             self.writes += 1

@@ -26,7 +26,7 @@ from chatterm.cassette.branches import recorded_tree
 from chatterm.cassette.model import Interaction, Recording, Switch
 from chatterm.cassette.replay import ReplayTransport
 from chatterm.cassette.secrets import known
-from chatterm.cassette.store import SessionSaver, new_session_path
+from chatterm.cassette.store import ELSEWHERE, SessionSaver, new_session_path
 from chatterm.cassette.summary import answers, reply_of
 from chatterm.chat.branching import Branches, recorded_system
 from chatterm.conversation.continuation import continuation_messages
@@ -339,7 +339,9 @@ class ChatSession:
         if continues is not None and self.saver is not None:
             path, exchanges = continues
             if recording.format == "vcr" and len(recording.interactions) == exchanges:
-                self.saver.go_on_in(path)
+                refused = self.saver.go_on_in(path)
+                if refused == ELSEWHERE and self.saver.on_error is not None:
+                    self.saver.on_error(f"{path.name} is {ELSEWHERE}: this chat goes on in a new session")
         if self.on_loaded is not None:
             self.on_loaded()
 

@@ -171,3 +171,40 @@ async def test_a_session_opened_before_the_app_is_ready_gets_one_chat_that_goes_
         saved(app)
     assert every_file() == [path]
     assert prompts(path) == ["the first question", "a follow-up"]
+
+
+async def test_a_session_going_on_in_another_window_is_not_written_over(faults: FaultServer) -> None:
+    """Two windows that continue one session would each write their own snapshot of it over the other's turns: the
+    second goes on in a new file, and says so."""
+    from chatterm.cassette.store import SessionSaver
+
+    path = save("earlier.yaml", turn("the first question"))
+    other = SessionSaver(locations.sessions_dir() / "other-window.yaml")  # (the other window's chat)
+    assert other.go_on_in(path) is None
+    app = app_for(faults.url("ok"))
+    notices: list[str] = []
+    app.notify = lambda message, **_: notices.append(str(message))  # type: ignore[method-assign]
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await opened(pilot, app)
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: app.session is not None and len(app.session.recorder.interactions) == 1)
+            await asked(pilot, app, "a follow-up")
+            saved(app)
+            assert app.session is not None and app.session.saver is not None
+            elsewhere = app.session.saver.path
+        assert prompts(path) == ["the first question"], "the file the other window goes on in is left to it"
+        assert elsewhere != path and prompts(elsewhere) == ["the first question", "a follow-up"]
+        assert any("open in another window" in notice for notice in notices), notices
+    finally:
+        other.close()
+    app = app_for(faults.url("ok"))
+    async with app.run_test(size=(100, 30)) as pilot:  # (that window closed: the session is free again)
+        dialog = await opened(pilot, app)
+        table_rows = titles(dialog)
+        assert table_rows.count("the first question") == 2
+        await app._open_session(path)
+        await wait_for(pilot, lambda: app.session is not None and len(app.session.recorder.interactions) == 1)
+        await asked(pilot, app, "later")
+        saved(app)
+    assert prompts(path) == ["the first question", "later"]
