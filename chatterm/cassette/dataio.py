@@ -131,6 +131,8 @@ def load_yaml(text: str, name: str) -> Any:
         tag = getattr(exc, "problem", "") or ""
         raise RecordingError(f"{name}: refused a YAML tag that is not plain data ({_one_line(tag)})") from None
     except yaml.YAMLError as exc:
+        if "maximum nesting depth" in str(exc):  # (PyYAML 6.0.4 on: its own bound, met before Python's)
+            raise RecordingError(f"{name}: nested too deeply to be a recording") from None
         raise RecordingError(f"{name}: not valid YAML ({_one_line(str(exc))})") from None
     except RecursionError:
         raise RecordingError(f"{name}: nested too deeply to be a recording") from None
