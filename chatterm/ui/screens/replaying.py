@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from textual.widget import Widget
 
-from chatterm.conversation.continuation import without_echo
+from chatterm.conversation.continuation import joined, without_echo
 from chatterm.conversation.reply import Reply
 from chatterm.events import Content, Event, Finish, StreamError, UsageReport
 from chatterm.ui.screens.recorded import answered_by, messages_of, opening, recorded_answer
@@ -31,17 +31,18 @@ async def show_at_once(screen: ChatScreen, recording: Recording, mounted: int, e
     from chatterm.cassette.branches import active_turns
     from chatterm.cassette.summary import reply_of
     from chatterm.cassette.timing import thinking_time
-    from chatterm.cassette.transcript import answered, opened_turn, turn_reply
+    from chatterm.cassette.transcript import answered, opened_turn
 
     await screen.put_away_welcome()
     turns = active_turns(recording)  # (the active branch; a retried turn's answering attempt; continuations joined)
     first_shown = max(len(turns) - mounted, 0)
     widgets: list[Widget] = []
-    reply = None
+    reply = part = None
     before: list[Any] = []
     shown: list[ToolCallBlock] = []
     for number, exchanges in enumerate(turns):
-        reply = turn_reply(exchanges)
+        parts = [reply_of(interaction) for interaction in exchanges]  # (each decoded once: a long one takes seconds)
+        reply, part = joined(parts), parts[-1]
         turn = answered(opened_turn(exchanges[0], before), reply)
         screen.turns.append(turn)
         before = messages_of(exchanges[0])
@@ -64,8 +65,7 @@ async def show_at_once(screen: ChatScreen, recording: Recording, mounted: int, e
         notice, reasoning_tokens = message.preset
         await message.finish(notice=notice, reasoning_tokens=reasoning_tokens)
     screen.conversation_view.scroll_end(animate=False)
-    last = turns[-1][-1] if turns else None
-    return reply_of(last) if last is not None and last is recording.interactions[-1] else None
+    return part if turns and turns[-1][-1] is recording.interactions[-1] else None
 
 
 async def pace(screen: ChatScreen, client: ChatClient, answered: Recording) -> None:
