@@ -63,6 +63,8 @@ def sse_script(
 class ScriptedServer:
     answers: list[Script] = field(default_factory=list)
     requests: list[Any] = field(default_factory=list)
+    paths: list[str] = field(default_factory=list)
+    """The path each request was sent to, in order."""
     refusals: dict[int, tuple[int, bytes, dict[str, str]]] = field(default_factory=dict)
     """Requests (numbered from 1) answered with an HTTP error: its status, JSON body and headers."""
     port: int = 0
@@ -84,6 +86,7 @@ class ScriptedServer:
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
             head = await reader.readuntil(b"\r\n\r\n")
+            self.paths.append(head.split(b" ", 2)[1].decode())
             length = 0
             for line in head.split(b"\r\n"):
                 if line.lower().startswith(b"content-length:"):

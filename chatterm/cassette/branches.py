@@ -40,6 +40,10 @@ class RecordedTree:
         """The exchanges of the active branch, root first (a continuation after the exchange it continues)."""
         return [self.exchanges[node_id] for node_id in self.tree.branch()]
 
+    def active_turns(self) -> list[list[Interaction]]:
+        """The active branch as its turns show: each the exchange that asked, then those that continued its answer."""
+        return [[self.exchanges[node_id] for node_id in turn.ids] for turn in self.tree.turns()]
+
 
 def note(interaction: Interaction, node: Node) -> None:
     """Write an exchange's place in the tree into its notes (first among them, as a session file shows them)."""
@@ -97,6 +101,12 @@ def _id_of(meta: dict[str, Any], at: int, tree: ConversationTree) -> str:
 def _switch(tree: ConversationTree, to: str) -> None:
     if to in tree:
         tree.switch(to)
+
+
+def active_turns(recording: Recording) -> list[list[Interaction]]:
+    """The exchanges of a recording's active branch by turn: a cut-short answer's exchange with those that continued
+    it, which read as one answer."""
+    return recorded_tree(recording).active_turns()
 
 
 def active_answers(recording: Recording) -> Recording:

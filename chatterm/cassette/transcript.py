@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from chatterm.cassette.branches import active_answers
+from chatterm.cassette.branches import active_turns
 from chatterm.cassette.model import Interaction, Recording
 from chatterm.cassette.summary import reply_of
+from chatterm.conversation.continuation import joined
 from chatterm.conversation.export import ExportTurn
 from chatterm.conversation.reply import Reply
 from chatterm.conversation.steps import Prompt, answer_calls, turn_steps
@@ -37,13 +38,19 @@ def answered(turn: ExportTurn, reply: Reply) -> ExportTurn:
 
 
 def recorded_turns(recording: Recording) -> list[ExportTurn]:
-    """Every turn of a recording's active branch, each as the attempt that answered it."""
+    """Every turn of a recording's active branch, each as the attempt that answered it, a cut-short answer joined
+    with its continuations."""
     turns = []
     earlier: list[Any] = []
-    for interaction in active_answers(recording).interactions:
-        turns.append(answered(opened_turn(interaction, earlier), reply_of(interaction)))
-        earlier = messages_of(interaction)
+    for exchanges in active_turns(recording):
+        turns.append(answered(opened_turn(exchanges[0], earlier), turn_reply(exchanges)))
+        earlier = messages_of(exchanges[0])
     return turns
+
+
+def turn_reply(exchanges: list[Interaction]) -> Reply:
+    """The answer of a turn's exchanges (`active_turns`): a cut-short answer joined with its continuations."""
+    return joined([reply_of(interaction) for interaction in exchanges])
 
 
 def messages_of(interaction: Interaction) -> list[Any]:

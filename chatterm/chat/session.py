@@ -29,7 +29,7 @@ from chatterm.cassette.secrets import known
 from chatterm.cassette.store import ELSEWHERE, SessionSaver, new_session_path
 from chatterm.cassette.summary import answers, reply_of
 from chatterm.chat.branching import Branches, recorded_system
-from chatterm.conversation.continuation import continuation_messages
+from chatterm.conversation.continuation import Continuation, continuation, without_echo
 from chatterm.conversation.history import Conversation, message_text
 from chatterm.conversation.reply import Reply
 from chatterm.conversation.tree import ConversationTree, Node, Turn
@@ -89,6 +89,8 @@ class ChatSession:
         self._place: tuple[str | None, str | None] | None = None
         """Where the next exchange goes (the exchange it follows, the one it continues); None: after the active
         branch."""
+        self._continuation: Continuation | None = None
+        """The request of the next `stream()` when it continues a cut-short answer."""
         self._asking: tuple[str | None, str | None, list[dict[str, Any]]] | None = None
         """The place and messages of the answer streaming now."""
         self._asked: str | None = None
@@ -183,27 +185,34 @@ class ChatSession:
     def add_prompt(self, prompt: str) -> None:
         """A prompt after the active branch, for the next `stream()`."""
         self.conversation.add_user(prompt)
+        self._continuation = None
 
     def edit(self, node_id: str, prompt: str) -> None:
         """`prompt` in place of exchange `node_id`'s, for the next `stream()`: a new branch beside it (it stays)."""
         parent = self.tree.nodes[node_id].parent
         self.conversation.messages = [*self.branches.history(parent, self.send_reasoning)]
         self.conversation.add_user(prompt)
-        self._place = (parent, None)
+        self._place, self._continuation = (parent, None), None
 
     def regenerate(self, node_id: str) -> None:
         """Exchange `node_id`'s request asked again (with the profile and model of now), for the next `stream()`:
-        its answer gets a sibling."""
+        its answer gets a sibling. A continuation is asked for again (in the words of whoever answers now)."""
         node = self.tree.nodes[node_id]
+        if node.continues is not None:
+            self.continue_answer(node.continues)
+            return
         self.conversation.messages = self.branches.sent(node_id)
-        self._place = (node.parent, node.continues)
+        self._place, self._continuation = (node.parent, None), None
 
     def continue_answer(self, node_id: str) -> None:
         """The rest of the answer that ends with exchange `node_id` (a turn's `last`), for the next `stream()`; the
-        continuation is read joined to it."""
+        continuation is read joined to it. It is asked for in the way of the endpoint's API or server
+        (`chatterm.conversation.continuation`)."""
         asked = self.branches.sent(self.branches.chain(node_id)[0])
         partial = self.branches.answer(node_id)
-        self.conversation.messages = continuation_messages(asked, partial, self.choice.endpoint.api)
+        endpoint = self.client.endpoint
+        self._continuation = continuation(asked, partial, endpoint.api, endpoint.server, endpoint.base_url)
+        self.conversation.messages = self._continuation.messages
         self._place = (node_id, node_id)
 
     def switch_branch(self, node_id: str) -> str:
@@ -212,7 +221,7 @@ class ChatSession:
         before = self.tree.active
         leaf = self.tree.switch(node_id)
         self.conversation.messages = self.branches.history(leaf, self.send_reasoning)
-        self._place = None
+        self._place, self._continuation = None, None
         if leaf != before:
             self.recorder.recording.switches.append(Switch(leaf, len(self.recorder.interactions)))
             self._save(self.recorder)
@@ -254,7 +263,7 @@ class ChatSession:
         self._place, self._asked = None, None
         self._asking = (parent, continues, list(self.conversation.messages))
         try:
-            async for event in self.client.stream(self.conversation.request_messages()):
+            async for event in self._events():
                 reply.add(event)
                 yield event
             finished = True
@@ -274,6 +283,16 @@ class ChatSession:
                 self.conversation.add_reply(reply, include_reasoning=self.send_reasoning)
             if self.recorder.interactions:
                 self._save(self.recorder)
+
+    def _events(self) -> AsyncIterator[Event]:
+        """The events of the next answer: a continuation's asked its own way, an echo of the partial answer left
+        out."""
+        continuing, self._continuation = self._continuation, None
+        messages = self.conversation.request_messages()
+        if continuing is None:
+            return self.client.stream(messages)
+        events = self.client.stream(messages, base_url=continuing.base_url, extra=continuing.body)
+        return without_echo(events, continuing.partial)
 
     def asked_with(self, started: float) -> dict[str, object]:
         """What a turn is recorded with: who answered it, when, and the system prompt and parameters it was asked

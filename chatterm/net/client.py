@@ -158,11 +158,18 @@ class ChatClient:
     async def __aexit__(self, *exc_info: object) -> None:
         await self.aclose()
 
-    async def stream(self, messages: list[dict[str, Any]], model: str | None = None) -> AsyncIterator[Event]:
+    async def stream(
+        self,
+        messages: list[dict[str, Any]],
+        model: str | None = None,
+        base_url: str | None = None,
+        extra: dict[str, Any] | None = None,
+    ) -> AsyncIterator[Event]:
         """The events of one answer, every known secret masked; always ends (never raises for network or provider
-        trouble)."""
+        trouble). `base_url` and `extra` (fields laid over the body) shape one request beyond the endpoint's: a
+        continuation in a server's own words (`chatterm.conversation.continuation`)."""
         mask: EventMask | None = None
-        events = self._answer(messages, model)
+        events = self._answer(messages, model, base_url, extra or {})
         try:
             async for event in events:
                 if mask is None:  # the first event: the request is out, the keyring has had its moment
@@ -188,10 +195,12 @@ class ChatClient:
         if self.recorder is not None:
             self.recorder.secrets = known(self.recorder.secrets, self.secrets)
 
-    async def _answer(self, messages: list[dict[str, Any]], model: str | None) -> AsyncGenerator[Event]:
+    async def _answer(
+        self, messages: list[dict[str, Any]], model: str | None, base_url: str | None, extra: dict[str, Any]
+    ) -> AsyncGenerator[Event]:
         """The events of one answer as received: retried before its first byte, ended by its first error."""
-        body = self.endpoint.request_body(messages, model)
-        url = self.endpoint.url_for(model)
+        body = {**self.endpoint.request_body(messages, model), **extra}
+        url = self.endpoint.url_for(model, base_url)
         for attempt in range(self.retries + 1):
             retry = _Retry()
             async for event in self._attempt(url, body, attempt, retry):

@@ -36,6 +36,8 @@ class Endpoint:
     stream_usage: bool = True
     api: str = "openai"
     """The API the endpoint speaks (`chatterm.net.apis.APIS`)."""
+    server: str | None = None
+    """The server behind a chat completions endpoint when the profile names it (`continuation.SERVERS`)."""
     effort: str | None = None
     """The reasoning effort of the next requests (`chatterm.net.apis.EFFORTS`), None for the provider's default."""
     sampling: dict[str, Any] = field(default_factory=dict)
@@ -61,9 +63,10 @@ class Endpoint:
     def chat_url(self) -> str:
         return self.url_for(self.model)
 
-    def url_for(self, model: str | None = None) -> str:
-        """Where a chat request for `model` (by default the endpoint's) goes."""
-        return apis.chat_url(self.api, self.base_url, model or self.model)
+    def url_for(self, model: str | None = None, base_url: str | None = None) -> str:
+        """Where a chat request for `model` (by default the endpoint's) goes; `base_url` in place of the endpoint's
+        for a request served elsewhere (DeepSeek's beta)."""
+        return apis.chat_url(self.api, base_url or self.base_url, model or self.model)
 
     def request_body(self, messages: list[dict[str, Any]], model: str | None = None) -> dict[str, Any]:
         """The body of one streamed request, in the endpoint's API's shape, from history messages in chat

@@ -65,6 +65,7 @@ def endpoint_for(profile: ProfileSettings, model: str | None, key: str | None) -
         read_timeout=profile.read_timeout,
         stream_usage=profile.stream_usage,
         api=profile.api,
+        server=profile.server,
         effort=profile.effort,
         reasoning_effort=profile.reasoning_effort,
     )

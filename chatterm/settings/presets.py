@@ -3,7 +3,8 @@ settings source that lays them beneath everything the user sets.
 
 A provider with an API of its own is spoken to in it (Anthropic's Messages, Gemini's, OpenAI's Responses), since only
 there do its models show their reasoning; the others speak chat completions, and those documented to take
-`reasoning_effort` (Groq, OpenRouter) say so."""
+`reasoning_effort` (Groq, OpenRouter) say so. The servers with a way of their own to continue an answer (DeepSeek,
+llama.cpp, vLLM, Ollama) are named in `server`."""
 
 from __future__ import annotations
 
@@ -43,7 +44,10 @@ PRESETS: dict[str, ProfileSettings] = {
         reasoning_effort=True,
     ),
     "deepseek": ProfileSettings(
-        base_url="https://api.deepseek.com/v1", model="deepseek-chat", api_key_env="DEEPSEEK_API_KEY"
+        base_url="https://api.deepseek.com/v1",
+        model="deepseek-chat",
+        api_key_env="DEEPSEEK_API_KEY",
+        server="deepseek",
     ),
     "mistral": ProfileSettings(
         base_url="https://api.mistral.ai/v1", model="mistral-small-latest", api_key_env="MISTRAL_API_KEY"
@@ -62,9 +66,9 @@ PRESETS: dict[str, ProfileSettings] = {
         model="accounts/fireworks/models/llama-v3p3-70b-instruct",
         api_key_env="FIREWORKS_API_KEY",
     ),
-    "ollama": ProfileSettings(base_url="http://127.0.0.1:11434/v1", model="llama3.2", local=True),
-    "llamacpp": ProfileSettings(base_url="http://127.0.0.1:8080/v1", model="default", local=True),
-    "vllm": ProfileSettings(base_url="http://127.0.0.1:8000/v1", model="default", local=True),
+    "ollama": ProfileSettings(base_url="http://127.0.0.1:11434/v1", model="llama3.2", local=True, server="ollama"),
+    "llamacpp": ProfileSettings(base_url="http://127.0.0.1:8080/v1", model="default", local=True, server="llamacpp"),
+    "vllm": ProfileSettings(base_url="http://127.0.0.1:8000/v1", model="default", local=True, server="vllm"),
     "lmstudio": ProfileSettings(base_url="http://127.0.0.1:1234/v1", model="default", local=True),
 }
 

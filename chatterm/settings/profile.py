@@ -9,6 +9,7 @@ from typing import Any, Self
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from chatterm.conversation.continuation import SERVERS
 from chatterm.net.apis import APIS, EFFORTS
 from chatterm.settings.errors import beyond_limits
 from chatterm.settings.urls import check_base_url, check_link_local
@@ -46,6 +47,10 @@ class ProfileSettings(BaseModel):
     """The model asked when none is chosen."""
     api: str = "openai"
     """The API the endpoint speaks: `openai` (chat completions), `responses`, `anthropic` or `gemini`."""
+    server: str | None = None
+    """The server behind a chat completions endpoint, where chatterm speaks to it in its own words: `deepseek`,
+    `llamacpp`, `vllm` or `ollama` (their presets say so). A cut-short answer is continued its way (unset: the partial
+    answer is sent with a request to go on)."""
     effort: str | None = None
     """The reasoning effort asked for (`off`, `low`, `medium`, `high`); unset leaves the provider's default."""
     reasoning_effort: bool = False
@@ -80,6 +85,11 @@ class ProfileSettings(BaseModel):
     @classmethod
     def _api(cls, value: str) -> str:
         return one_of(value, APIS)
+
+    @field_validator("server")
+    @classmethod
+    def _server(cls, value: str | None) -> str | None:
+        return None if value is None else one_of(value, SERVERS)
 
     @field_validator("effort")
     @classmethod

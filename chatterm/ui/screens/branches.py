@@ -4,7 +4,7 @@ branch drawn again below a turn.
 Each prompt and answer on screen knows the turn of the session's tree it shows (`turn`: the id of the exchange that
 asked). A live answer learns it when it ends (`answered`), a drawn one when it is drawn (`draw_below`); the messages
 of an opened recording, shown before its tree was read, get theirs from their place (`tag`): they are the active
-branch's last exchanges, in order.
+branch's last turns, in order (a continued answer is one).
 
 A turn with siblings says which of them it is: its prompt counts the prompts they asked (an edited prompt is another),
 its answer the siblings that asked the same prompt (a regenerated answer is another); Left/Right on either move
@@ -46,14 +46,12 @@ def tag(screen: ChatScreen) -> None:
     answers = [child for child in view.children if isinstance(child, AssistantMessage)]
     untagged = list(itertools.takewhile(lambda answer: answer.turn is None and answer.finished, answers))
     if untagged:
-        tree = session.tree
-        branch = tree.branch()
+        branch = [turn.id for turn in session.tree.turns()]
         following = next((answer.turn for answer in answers if answer.turn is not None), None)
         end = branch.index(following) if following in branch else len(branch)
         ids = branch[max(end - len(untagged), 0) : end]
-        owner = {exchange: turn.id for turn in tree.turns() for exchange in turn.ids}
-        for answer, exchange in zip(untagged[len(untagged) - len(ids) :], ids, strict=True):
-            answer.turn = owner[exchange]
+        for answer, turn_id in zip(untagged[len(untagged) - len(ids) :], ids, strict=True):
+            answer.turn = turn_id
     below: str | None = None
     for child in reversed(view.children):  # (a prompt is the turn of the answer under it)
         if isinstance(child, AssistantMessage):

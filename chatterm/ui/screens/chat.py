@@ -12,7 +12,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widget import Widget
 from textual.worker import Worker, WorkerState
 
 from chatterm.conversation.export import ExportTurn
@@ -25,14 +24,8 @@ from chatterm.ui.render.compositor import RowCompositor
 from chatterm.ui.render.footer import footer
 from chatterm.ui.render.widgets import install_compositor
 from chatterm.ui.screens import branches, copying, message_keys, tree_keys
-from chatterm.ui.screens.recorded import (
-    answered_by,
-    export_turns,
-    messages_of,
-    opening,
-    rebuilt,
-    recorded_answer,
-)
+from chatterm.ui.screens.recorded import export_turns, opening, rebuilt
+from chatterm.ui.screens.replaying import pace, show_at_once
 from chatterm.ui.widgets.composer import Composer
 from chatterm.ui.widgets.conversation import ConversationView
 from chatterm.ui.widgets.cursor import MessageCursor
@@ -46,7 +39,6 @@ from chatterm.ui.widgets.welcome import WelcomeCard
 if TYPE_CHECKING:
     from chatterm.cassette.model import Interaction, Recording
     from chatterm.chat.session import ChatSession
-    from chatterm.net.client import ChatClient
     from chatterm.settings.choice import Choice
     from chatterm.ui.app import ChatApp
 
@@ -349,47 +341,6 @@ class ChatScreen(Screen[None]):
         await self._prune()
         collect_when_idle()
 
-    async def _show_at_once(self, recording: Recording, earlier: int = 0) -> Reply | None:
-        """A recording shown finished: only the last OPENED_TURNS mounted (`earlier` turns not loaded). Returns the
-        reply of its last exchange (for the history: an answer is decoded once)."""
-        from chatterm.cassette.branches import active_answers
-        from chatterm.cassette.summary import reply_of
-        from chatterm.cassette.timing import thinking_time
-        from chatterm.cassette.transcript import answered, opened_turn
-
-        await self.put_away_welcome()
-        interactions = active_answers(recording).interactions  # (the active branch; a retried turn's answering attempt)
-        first_shown = max(len(interactions) - OPENED_TURNS, 0)
-        widgets: list[Widget] = []
-        reply = None
-        before: list[Any] = []
-        shown: list[ToolCallBlock] = []
-        for number, interaction in enumerate(interactions):
-            reply = reply_of(interaction)
-            turn = answered(opened_turn(interaction, before), reply)
-            self.turns.append(turn)
-            before = messages_of(interaction)
-            if number < first_shown:
-                continue
-            widgets += opening(turn, shown)
-            thinking = thinking_time(interaction.response) if reply.reasoning else None
-            message = recorded_answer(turn, self.show_reasoning, thinking)
-            shown = message.tools.blocks
-            widgets.append(message)
-            message.preset = (turn.notice, reply.usage.reasoning_tokens if reply.usage else None)
-        self.hidden_turns = first_shown + earlier
-        if self.hidden_turns:
-            self._earlier.show(f"⋯ {self.hidden_turns} earlier turns are not shown (they are in the session file)")
-            widgets[:0] = [self._earlier, self._load_earlier]
-        await self.conversation_view.mount_all(widgets)
-        if interactions:
-            self.status.show_answer(answered_by(interactions[-1], reply), reply.usage if reply else None)
-        for message in self.messages():
-            notice, reasoning_tokens = message.preset
-            await message.finish(notice=notice, reasoning_tokens=reasoning_tokens)
-        self.conversation_view.scroll_end(animate=False)
-        return reply if interactions and interactions[-1] is recording.interactions[-1] else None
-
     async def on_button_pressed(self, event: LoadEarlier.Pressed) -> None:
         if event.button is self._load_earlier:
             await self.load_earlier()
@@ -468,7 +419,7 @@ class ChatScreen(Screen[None]):
         except RecordingError as exc:
             notify(self, str(exc), severity="error")
             return
-        last = await self._show_at_once(tail, earlier=total - len(tail.interactions))
+        last = await show_at_once(self, tail, OPENED_TURNS, earlier=total - len(tail.interactions))
         await self.info("Replay finished. Type to continue the conversation live.")
         if total == len(tail.interactions):
             session.load_history(tail, last)
@@ -491,7 +442,9 @@ class ChatScreen(Screen[None]):
             recording = tail
         shown = len(active_answers(tail).interactions)
         earlier = active_answers(recording).interactions[: -shown or None]  # the tail's turns are there already
-        self.turns[:0] = await asyncio.to_thread(export_turns, Recording(recording.format, earlier))
+        turns = await asyncio.to_thread(export_turns, Recording(recording.format, earlier))
+        self.hidden_turns -= len(earlier) - len(turns)  # (counted as exchanges: a continuation joins its turn)
+        self.turns[:0] = turns
         session.load_history(recording, last)
 
     @work(exclusive=True, group="answer")
@@ -506,7 +459,7 @@ class ChatScreen(Screen[None]):
             return
         answered = active_answers(recording)  # the active branch, one turn per question however many attempts
         client = replay_client(answered, speed, instant, session.choice)
-        pacing = asyncio.ensure_future(self._pace(client, answered))
+        pacing = asyncio.ensure_future(pace(self, client, answered))
         self._pacing, skipped = pacing, False
         try:
             await pacing
@@ -525,23 +478,8 @@ class ChatScreen(Screen[None]):
         session.load_history(recording)
         await self.info("Replay finished. Type to continue the conversation live.")
 
-    async def _pace(self, client: ChatClient, answered: Recording) -> None:
-        from chatterm.cassette.timing import thinking_time
-        from chatterm.chat.session import replayed
-
-        earlier: list[Any] = []
-        shown: list[ToolCallBlock] = []
-        for interaction in answered.interactions:
-            await self._open_turn(interaction, earlier, shown)
-            earlier = messages_of(interaction)
-            self.status.begin(interaction.request.model if interaction.request else None)  # (as the answer appears)
-            message = await self._mount_answer()
-            message.recorded_thinking = thinking_time(interaction.response)
-            await self._stream_into(message, replayed(client, interaction))
-            shown = message.tools.blocks
-
     async def _replay_at_once(self, session: ChatSession, recording: Recording) -> None:
-        last = await self._show_at_once(recording)
+        last = await show_at_once(self, recording, OPENED_TURNS)
         session.load_history(recording, last)
         await self.info("Replay finished. Type to continue the conversation live.")
 
