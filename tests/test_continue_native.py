@@ -149,3 +149,20 @@ def test_the_presets_of_those_servers_name_them_and_a_profile_can_too() -> None:
     assert ProfileSettings(base_url="http://127.0.0.1:9/v1", model="m", server="vllm").server == "vllm"
     with pytest.raises(ValueError, match="should be one of deepseek, llamacpp, vllm, ollama"):
         ProfileSettings(base_url="http://127.0.0.1:9/v1", model="m", server="tgi")
+
+
+def test_profiles_add_names_the_server_behind_an_endpoint() -> None:
+    from tests.conftest import assert_one_line_error, run_chatterm
+
+    added = run_chatterm(
+        "profiles", "add", "mine", "--base-url", "http://127.0.0.1:8000/v1", "--model", "m", "--local",
+        "--server", "vllm",
+    )  # fmt: skip
+    assert added.code == 0, added.stderr
+    shown = run_chatterm("profiles", "show", "mine")
+    assert "server: vllm" in shown.stdout
+    assert load_settings().profiles["mine"].server == "vllm"
+    url = "http://127.0.0.1:9/v1"
+    refused = run_chatterm("profiles", "add", "x", "--base-url", url, "--model", "m", "--server", "tgi")
+    assert refused.code == 2
+    assert_one_line_error(refused)

@@ -198,6 +198,8 @@ def build_parser() -> argparse.ArgumentParser:
     add.add_argument("--base-url", required=True, metavar="URL", help="up to and including /v1")
     add.add_argument("--model", required=True, metavar="M")
     add.add_argument("--api", choices=APIS, help="the API the endpoint speaks (default: openai, chat completions)")
+    behind = "the server behind a chat completions endpoint: deepseek, llamacpp, vllm, ollama"
+    add.add_argument("--server", metavar="NAME", help=behind)
     add.add_argument("--api-key-env", metavar="VAR", help="the environment variable holding the key")
     add.add_argument("--param", action="append", metavar="KEY=VALUE", help="an extra request parameter")
     add.add_argument("--header", action="append", metavar="KEY=VALUE", help="an extra HTTP header")

@@ -85,6 +85,7 @@ def _new_profile(args: argparse.Namespace) -> ProfileSettings:
             local=args.local,
             allow_link_local=args.allow_link_local,
             api=args.api or "openai",
+            server=args.server,
         )
     except ValidationError as exc:
         error = exc.errors()[0]
