@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 
 
@@ -28,13 +29,14 @@ def claim(path: Path) -> bool:
     return True
 
 
-def write_private(path: Path, data: bytes) -> None:
-    """Write a file atomically (temporary file + rename) with mode 0600; new folders get 0700."""
+def write_private(path: Path, data: bytes | Iterable[bytes]) -> None:
+    """Write a file atomically (temporary file + rename) with mode 0600; new folders get 0700. `data` may come in
+    parts, written one after another (a large file need not be joined in memory first)."""
     private_dirs(path.parent)
     fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+            handle.writelines([data] if isinstance(data, bytes) else data)
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(temporary, 0o600)

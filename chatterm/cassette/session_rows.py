@@ -44,6 +44,8 @@ _RESPONSE = b"\n  response:\n"
 _NOTES = b"\n    " + EXTRA.encode() + b":\n"
 Row = tuple[str, str, str, int]
 """Title, profile, model, number of turns."""
+Span = tuple[bytes, int, int]
+"""Where one item lies: the bytes that hold it, its start and its end."""
 _METHOD = b"\n    method: "
 _URI = b"\n    uri: "
 _KEY = re.compile(rb"\n    [A-Za-z_]+:")
@@ -122,37 +124,60 @@ def quick_row(data: bytes, name: str) -> Row | None:
     """The row of a file in chatterm's layout from its first and last items only; None when it needs more."""
     if not (data.startswith(_HEAD) and data.endswith(_TRAILER)):
         return None
+    return _row(_items(data), name)
+
+
+def items_row(items: list[bytes], name: str) -> Row | None:
+    """The row `quick_row` reads from a file in chatterm's layout that holds `items` (each one item, as
+    `vcr_yaml.ItemWriter` renders it), read from the items themselves: a saver indexes what it writes unjoined."""
+    if not items or not all(item.startswith(_ITEM[1:]) for item in items):
+        return None
+    return _row([(item, 0, len(item)) for item in items], name)
+
+
+def _items(data: bytes) -> list[Span]:
+    """Where each item of a file in chatterm's layout lies."""
+    spans = []
     end = _items_end(data)
-    second = data.find(_ITEM, _FIRST)
-    last = data[data.rfind(_ITEM) + 1 : end]
-    head = data[_FIRST : second + 1 if second >= 0 else end]
+    start = _FIRST
+    while start < end:
+        after = data.find(_ITEM, start, end)
+        stop = after + 1 if after >= 0 else end
+        spans.append((data, start, stop))
+        start = stop
+    return spans
+
+
+def _row(items: list[Span], name: str) -> Row | None:
+    head, last = _text(items[0]), _text(items[-1])
     first = _request(head, name)
     first_notes = _notes(head, name)
     named = given_title(first_notes) if first_notes is not None else None
     title = named or (prompt_of(first) if first is not None else None)
     notes = _notes(last, name)
-    exchanges = _exchanges(data, name)
+    exchanges = _exchanges(items, name)
     if title is None or notes is None or exchanges is None:
         return None
     model = notes.get(ANSWERED) or notes.get("model")
     if not model:
         request = _request(last, name)
         model = request.model if request is not None else None
-        if not model and second >= 0:
+        if not model and len(items) > 1:
             return None  # (an earlier request may name it)
     return title, str(notes.get("profile") or ""), str(model or ""), turn_count(exchanges)
 
 
-def _exchanges(data: bytes, name: str) -> list[Interaction] | None:
+def _text(item: Span) -> bytes:
+    data, start, stop = item
+    return data[start:stop]
+
+
+def _exchanges(items: list[Span], name: str) -> list[Interaction] | None:
     """The items of a file in chatterm's layout as much as counting turns needs (`exchange.turn_count`): each one's
     method and address, its body only where those do not tell a chat turn from another call, and whether it is an
     attempt that was retried (its notes are read only when they hold the word). None when an item cannot be read so."""
     found = []
-    end = len(data) - len(_TRAILER) + 1
-    start = _FIRST
-    while start < end:
-        after = data.find(_ITEM, start, end)
-        stop = after + 1 if after >= 0 else end
+    for data, start, stop in items:
         response = data.find(_RESPONSE, start, stop)
         if response < 0:
             return None
@@ -168,7 +193,6 @@ def _exchanges(data: bytes, name: str) -> list[Interaction] | None:
         if meta is None:
             return None
         found.append(Interaction(request, Response(None), meta=meta))
-        start = stop
     return found
 
 

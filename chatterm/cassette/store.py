@@ -25,8 +25,8 @@ from chatterm.cassette.filelock import Hold
 from chatterm.cassette.model import Interaction, Recording
 from chatterm.cassette.redact import clean_interaction
 from chatterm.cassette.session_index import SessionIndex, index_session
-from chatterm.cassette.session_rows import TITLE, SessionInfo, first_prompt, quick_row, read_row
-from chatterm.cassette.vcr_yaml import ItemWriter, assemble_vcr
+from chatterm.cassette.session_rows import TITLE, SessionInfo, first_prompt, items_row, read_row
+from chatterm.cassette.vcr_yaml import ItemWriter, vcr_parts
 from chatterm.private_files import claim, write_private
 
 __all__ = [
@@ -79,8 +79,8 @@ class SessionSaver:
         self.writes = 0
         self._claimed = not own_file
         self._indexed = own_file
-        self._unindexed: bytes | None = None
-        """What was last written, while its row is not in the index yet."""
+        self._unindexed: list[bytes] | None = None
+        """The items last written, while their row is not in the index yet."""
         self._rendered: dict[int, tuple[Interaction, bytes]] = {}
         self._writers: dict[int, tuple[Interaction, ItemWriter]] = {}
         self._pending: Recording | None = None
@@ -168,8 +168,8 @@ class SessionSaver:
                 if self._pending is None:
                     self._idle.set()
 
-    def _render(self, snapshot: Recording) -> bytes:
-        """The cassette: a finished interaction is rendered once, a streaming one from what it added since."""
+    def _render(self, snapshot: Recording) -> list[bytes]:
+        """The cassette's items: a finished interaction is rendered once, a streaming one from what it added since."""
         self._keep_title(snapshot)
         items = []
         for interaction in snapshot.interactions:
@@ -188,7 +188,7 @@ class SessionSaver:
             items.append(text)
         present = {id(interaction) for interaction in snapshot.interactions}
         self._writers = {key: value for key, value in self._writers.items() if key in present}
-        return assemble_vcr(items, snapshot.switches)
+        return items
 
     def _keep_title(self, snapshot: Recording) -> None:
         """Put the name given by the sessions list on the first exchange, where the list reads it."""
@@ -216,24 +216,24 @@ class SessionSaver:
                 self._claimed = True
                 if self._indexed:
                     self._hold.take(self.path)
-            data = self._render(snapshot)
-            write_private(self.path, data)
+            items = self._render(snapshot)
+            write_private(self.path, vcr_parts(items, snapshot.switches))  # (in parts: never joined in memory)
             self.writes += 1
             self.failed = False
             if self._indexed:
-                self._unindexed = data
+                self._unindexed = items
                 if all(interaction.done for interaction in snapshot.interactions):
-                    self._index(data)
+                    self._index(items)
         except Exception as exc:
             if not self.failed and self.on_error is not None:
                 reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
                 self.on_error(self.failure.format(path=self.path, reason=reason))
             self.failed = True
 
-    def _index(self, data: bytes) -> None:
-        """Put the row of what was written in the sessions list's index (read from the bytes themselves, so it is
-        what the list would read)."""
-        row = quick_row(data, self.path.name)
+    def _index(self, items: list[bytes]) -> None:
+        """Put the row of what was written in the sessions list's index (read from the items' bytes themselves, so it
+        is what the list would read)."""
+        row = items_row(items, self.path.name)
         try:
             if row is not None:
                 index_session(self.path, row)

@@ -5,7 +5,7 @@ answered, its place in the conversation tree) go under `x_chatterm` in each resp
 session's branch switches go in a top-level `x_chatterm` after the items, one short line each. A session being
 streamed is written again every second, so one interaction's item is rendered incrementally (`ItemWriter`) and a
 cassette is assembled from items (`assemble_vcr`): a new exchange or a branch switch adds to what was rendered,
-it never renders the items before it again.
+it never renders the items before it again, and a saver writes the parts (`vcr_parts`) without joining them.
 """
 
 from __future__ import annotations
@@ -195,11 +195,17 @@ def switches_yaml(switches: list[Switch]) -> bytes:
     return dump_yaml({EXTRA: {"switches": [_FlowList([switch.to, switch.after]) for switch in switches]}})
 
 
-def assemble_vcr(items: list[bytes], switches: list[Switch] | None = None) -> bytes:
-    """A vcrpy cassette from rendered items: saving a long session re-renders only what changed."""
+def vcr_parts(items: list[bytes], switches: list[Switch] | None = None) -> list[bytes]:
+    """A vcrpy cassette from rendered items, as the parts a file is written from one after another: saving a long
+    session re-renders only what changed, and never holds a joined copy of the whole."""
     if not items:
-        return dump_yaml({"interactions": [], "version": 1})
-    return b"interactions:\n" + b"".join(items) + switches_yaml(switches or []) + b"version: 1\n"
+        return [dump_yaml({"interactions": [], "version": 1})]
+    return [b"interactions:\n", *items, switches_yaml(switches or []), b"version: 1\n"]
+
+
+def assemble_vcr(items: list[bytes], switches: list[Switch] | None = None) -> bytes:
+    """A vcrpy cassette from rendered items, in one piece (`vcr_parts` joined)."""
+    return b"".join(vcr_parts(items, switches))
 
 
 def write_vcr(recording: Recording) -> bytes:

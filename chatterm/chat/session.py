@@ -98,6 +98,8 @@ class ChatSession:
         self._last_exchange: str | None = None
         """The exchange the last `stream()` made (None when no request went out)."""
         self._continues: tuple[Path, int] | None = None
+        self._prompts: dict[str, tuple[Interaction, str]] = {}
+        """Each exchange's prompt as read from its request (`prompt_of`), with the interaction it was read from."""
 
     def _client(self, transport: httpx.AsyncBaseTransport | None) -> ChatClient:
         """A client on a copy of the choice's endpoint, which takes this chat's parameters (the choice's stays the
@@ -228,8 +230,13 @@ class ChatSession:
         return leaf
 
     def prompt_of(self, turn: Turn) -> str:
-        """What the user typed for a turn (or the tool results it sent)."""
-        return user_text(self.branches.exchanges[turn.id])
+        """What the user typed for a turn (or the tool results it sent). Read once per exchange: its request holds
+        the whole history before it, and the markers of every message on screen ask after every answer."""
+        interaction = self.branches.exchanges[turn.id]
+        known = self._prompts.get(turn.id)
+        if known is None or known[0] is not interaction:
+            known = self._prompts[turn.id] = (interaction, user_text(interaction))
+        return known[1]
 
     def answer_of(self, turn: Turn) -> Reply:
         """A turn's answer: a cut-short answer joined with its continuations."""

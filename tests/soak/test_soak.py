@@ -73,9 +73,11 @@ async def test_headless_app_500_turns(faults: FaultServer, capsys: pytest.Captur
     with capsys.disabled():
         report("headless app", samples, time.monotonic() - started)
     assert samples[-1][2] - samples[0][2] <= 2, "file descriptors leak"
-    # Only the last turns stay mounted, so widgets (about 360 KB a turn when they leaked) no longer grow. What
-    # grows is the conversation (every recorded request carries the whole history, as a cassette must) and
-    # garbage awaiting the next collection: about 140-190 KB a turn measured here.
+    # Only the last turns stay mounted, so widgets (about 360 KB a turn when they leaked; 300 when the footer kept
+    # the keys it rebuilt, tests/ui/test_footer.py) no longer grow. What grows is the conversation: every recorded
+    # request carries the whole history, as a cassette must, and the session saver keeps each one's YAML so that a
+    # save renders only the newest (each about 35 KB a turn on average over 100-500 turns); then the last requests
+    # the test's server keeps, and garbage awaiting the next collection: about 120-150 KB a turn measured here.
     per_turn_kb = (samples[-1][1] - samples[0][1]) * 1024 / (samples[-1][0] - samples[0][0])
     print(f"soak headless app: {per_turn_kb:.0f} KB per turn after warm-up")
     assert per_turn_kb < 300, f"{per_turn_kb:.0f} KB per turn"  # a widget leak adds ~360 KB/turn on top

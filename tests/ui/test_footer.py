@@ -3,15 +3,20 @@ binding whole at any width: a narrow terminal drops bindings, never cuts one."""
 
 from __future__ import annotations
 
+import gc
+import weakref
 from collections.abc import AsyncIterator
 
 import pytest
+from textual.widget import Widget
 from textual.widgets import Footer
 
 from chatterm.ui.app import ChatApp
+from chatterm.ui.render import support
 from chatterm.ui.render.footer import FittedKey
 from chatterm.ui.widgets.messages import InfoMessage
 from tests.conftest import SEEDS
+from tests.faultserver import FaultServer
 from tests.scripted import ScriptedServer, sse_script
 from tests.ui.helpers import app_for, send, settled, wait_for
 
@@ -82,3 +87,22 @@ async def test_the_footer_shows_whole_bindings_at_any_width(width: int) -> None:
             else:
                 assert drawn == "", f"{key.description!r} is left out whole"
         assert (shown == bindings) == (width == 100), "left out only when there is no room"
+
+
+@pytest.mark.parametrize("stock", [False, True], ids=["custom", "stock"])
+async def test_the_keys_of_a_footer_drawn_again_are_released(faults: FaultServer, stock: bool) -> None:
+    """Every answer changes the bindings (Stop comes and goes), and the footer builds its keys again: those it took
+    off go with it, on either render path (kept, each answer of a long chat would hold a footer's worth of widgets)."""
+    support.force_stock(stock)
+    app = app_for(faults.url("ok"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: app.session is not None and "New chat" in footer_text(app))
+        footer = app.chat_screen.query_one(Footer)
+        before = [weakref.ref(widget) for widget in footer.query(Widget)]
+        for prompt in ("first", "second"):
+            await send(pilot, app, prompt)
+            await wait_for(pilot, lambda: bool(app.chat_screen.messages()) and app.chat_screen.messages()[-1].finished)
+        await wait_for(pilot, lambda: not offers_stop(app) and not any(ref() in footer.children for ref in before))
+        gc.collect()
+        kept = [type(ref()).__name__ for ref in before if ref() is not None]
+        assert not kept, f"{len(kept)} of the footer's {len(before)} old widgets are still alive: {kept}"

@@ -5,6 +5,7 @@ the last answer; each request carries the history of its branch, and the screen 
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -12,10 +13,12 @@ import pytest
 from textual.pilot import Pilot
 
 from chatterm.cassette.load import load_recording
+from chatterm.cassette.model import Request
 from chatterm.conversation.continuation import CONTINUE_PROMPT
 from chatterm.ui.app import ChatApp
 from chatterm.ui.widgets.edit_banner import EditBanner
 from chatterm.ui.widgets.messages import AssistantMessage, UserMessage
+from tests.faultserver import FaultServer
 from tests.scripted import Script, ScriptedServer, sse_script
 from tests.ui.helpers import app_for, send, wait_for
 from tests.ui.oracle import screen_text
@@ -219,3 +222,28 @@ async def test_the_palette_s_tree_commands_act_on_the_last_message_they_apply_to
         await app.act_on_message("edit")
         await wait_for(pilot, lambda: app.chat_screen.composer.text == "q")
         assert isinstance(app.chat_screen.messages()[0], AssistantMessage)
+
+
+async def test_an_answer_s_end_reads_as_many_recorded_requests_however_long_the_chat(
+    faults: FaultServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The markers of every message on screen are brought up to date when an answer ends; a turn without siblings
+    needs no prompt read, and a prompt is read from its request (which holds the whole history before it) once."""
+    parsed: list[bytes] = []
+    parse = Request.json
+
+    def counted(request: Request) -> Any:
+        if threading.current_thread() is threading.main_thread():  # (not the session saver's thread)
+            parsed.append(request.body)
+        return parse(request)
+
+    monkeypatch.setattr(Request, "json", counted)
+    app = app_for(faults.url("ok"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        per_answer = []
+        for number in range(1, 10):
+            parsed.clear()
+            await send(pilot, app, f"turn {number}")
+            await answered(pilot, app, number)
+            per_answer.append(len(parsed))
+        assert per_answer[2:] == [per_answer[2]] * 7, f"requests parsed per answer: {per_answer}"

@@ -3,6 +3,11 @@
 A binding that does not wholly fit before the palette's key (docked on the right, drawn over the others) is left
 blank: the footer keeps its layout, so fitting it at a resize repaints its keys and moves nothing else. Textual
 keeps its footer's keys (`FooterKey`) private, so `footer()` gives Textual's own footer on the stock path.
+
+The footer builds its keys again whenever the bindings change (every answer: Stop comes and goes; every move of the
+message cursor). Each key watches the footer's `compact`, and Textual drops a watcher only when what it watches
+changes, so the keys taken off would stay alive, held by the footer: both footers here mark `compact` changed after
+each rebuild, which lets Textual drop the watchers of the keys that are gone.
 """
 
 from __future__ import annotations
@@ -38,7 +43,15 @@ def width(key: FooterKey) -> int:
     return cell_len(FooterKey.render(key).plain) + key.styles.gutter.width + key.styles.margin.width
 
 
-class ChatFooter(Footer):
+class ReleasingFooter(Footer):
+    """Textual's footer, letting go of the keys each rebuild takes off (see the module)."""
+
+    async def recompose(self) -> None:
+        await super().recompose()
+        self.mutate_reactive(Footer.compact)
+
+
+class ChatFooter(ReleasingFooter):
     def compose(self) -> ComposeResult:
         for widget in super().compose():
             if type(widget) is FooterKey:
@@ -75,4 +88,4 @@ class ChatFooter(Footer):
 
 def footer() -> Footer:
     """The chat screen's footer: fitted where the render package's parts are used, Textual's own elsewhere."""
-    return ChatFooter() if custom_rendering() else Footer()
+    return ChatFooter() if custom_rendering() else ReleasingFooter()

@@ -47,8 +47,10 @@ def _turn(screen: ChatScreen, message: Message) -> tuple[ChatSession, Turn] | No
 
 
 def editing(screen: ChatScreen) -> EditBanner | None:
-    """The banner of the edit under way, if one is."""
-    return next((banner for banner in screen.query(EditBanner) if not banner.ended), None)
+    """The banner of the edit under way, if one is (above the composer: the footer asks on every change of the
+    bindings, so the conversation's messages are not searched)."""
+    beside = screen.composer.parent.children if screen.composer.parent is not None else []
+    return next((banner for banner in beside if isinstance(banner, EditBanner) and not banner.ended), None)
 
 
 def edit(screen: ChatScreen, message: Message) -> None:
