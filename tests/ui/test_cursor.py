@@ -222,3 +222,49 @@ async def test_the_conversation_keys_do_not_flash_in_the_footer_as_the_chat_open
         await wait_for(pilot, lambda: app.chat_screen.composer.has_focus and bool(frames.footers))
         await pilot.pause()
     assert frames.footers and not [footer for footer in frames.footers if "Select" in footer]
+
+
+async def test_enter_or_space_on_a_selected_answer_opens_and_closes_its_reasoning(scripted: ScriptedServer) -> None:
+    """The reasoning panes are reached with the cursor (Tab goes from the composer to the conversation, not to the
+    panes' titles): Enter or Space on a selected answer opens or closes its pane; on a prompt they do nothing."""
+    scripted.answers = [sse_script("The answer.", reasoning="Let me think.")]
+    app = app_for(scripted.url)
+    async with app.run_test(size=(100, 30)) as pilot:
+        prompt, answer = await conversation(pilot, app, "think first")
+        assert isinstance(answer, AssistantMessage)
+        pane = answer.reasoning_pane
+        assert pane.collapsed
+        await pilot.press("tab")
+        await selected_is(pilot, app, answer)
+        await wait_for(pilot, lambda: "⏎ Reasoning" in screen_text(app).splitlines()[-1])
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: not pane.collapsed)
+        await pilot.press("space")
+        await wait_for(pilot, lambda: pane.collapsed)
+        view = app.chat_screen.conversation_view
+        assert view.has_focus and view.selected is answer, "the answer stays selected"
+        await pilot.press("up", "enter")
+        await selected_is(pilot, app, prompt)
+        assert pane.collapsed and app.chat_screen.composer.text == "", "Enter on a prompt leaves the panes be"
+        assert "Reasoning" not in screen_text(app).splitlines()[-1]
+
+
+async def test_a_click_on_a_reasoning_title_toggles_it_and_selects_its_answer_for_enter(
+    scripted: ScriptedServer,
+) -> None:
+    """A click on a pane's title opens it and leaves the focus with the conversation, the answer selected: Enter then
+    closes it (the title is not a focus of its own that would take Enter, or the typed letters)."""
+    scripted.answers = [sse_script("The answer.", reasoning="Let me think.")]
+    app = app_for(scripted.url)
+    async with app.run_test(size=(100, 30)) as pilot:
+        _, answer = await conversation(pilot, app, "think first")
+        assert isinstance(answer, AssistantMessage)
+        pane = answer.reasoning_pane
+        await pilot.click(pane.query_one("CollapsibleTitle"))
+        await wait_for(pilot, lambda: not pane.collapsed)
+        view = app.chat_screen.conversation_view
+        await wait_for(pilot, lambda: view.has_focus and view.selected is answer)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: pane.collapsed)
+        await pilot.press("x")
+        await wait_for(pilot, lambda: app.chat_screen.composer.text == "x")

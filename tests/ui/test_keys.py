@@ -100,6 +100,15 @@ def steps(faults: FaultServer) -> list[Press]:
 
         return selected
 
+    def pane(collapsed: bool) -> Step:
+        async def toggled(pilot: Pilot[None], app: ChatApp) -> None:
+            message = app.chat_screen.messages()[-1]
+            await wait_for(pilot, lambda: message.reasoning_pane.collapsed is collapsed)
+            assert app.chat_screen.conversation_view.selected is message
+            await pilot.press("escape")
+
+        return toggled
+
     async def prompt_copied(pilot: Pilot[None], app: ChatApp) -> None:
         await wait_for(pilot, lambda: app.clipboard == "hello")
         await pilot.press("escape")
@@ -191,6 +200,8 @@ def steps(faults: FaultServer) -> list[Press]:
         ("ctrl+y", nothing_before, copied),
         ("tab", nothing_before, selects(-1)),
         ("shift+tab", nothing_before, selects(-1)),
+        ("enter", tab_then(), pane(collapsed=True)),
+        ("space", tab_then(), pane(collapsed=False)),
         ("up", tab_then(), selects(-2)),
         ("k", tab_then(), selects(-2)),
         ("down", tab_then("up"), selects(-1)),

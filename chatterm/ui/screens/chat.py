@@ -23,8 +23,9 @@ from chatterm.ui.plain import notify
 from chatterm.ui.render.compositor import RowCompositor
 from chatterm.ui.render.footer import footer
 from chatterm.ui.render.widgets import install_compositor
-from chatterm.ui.screens import branches, copying, message_keys, tree_keys
-from chatterm.ui.screens.recorded import export_turns, opening, rebuilt
+from chatterm.ui.screens import branches, copying, earlier_turns, message_keys, tree_keys
+from chatterm.ui.screens.earlier_turns import OPENED_TURNS as OPENED_TURNS  # (where the app and tests read it)
+from chatterm.ui.screens.recorded import export_turns, opening
 from chatterm.ui.screens.replaying import pace, show_at_once
 from chatterm.ui.widgets.composer import Composer
 from chatterm.ui.widgets.conversation import ConversationView
@@ -48,10 +49,6 @@ MAX_MOUNTED_TURNS = 50
 PRUNE_SLACK = 10
 """Turns allowed above MAX_MOUNTED_TURNS until a quiet moment: removing turns relayouts the whole view, so it is
 done when nobody waits for the screen, or at once past this many."""
-OPENED_TURNS = 20
-"""Turns put on screen when a recording is opened or replayed at once: more than a screenful, and few enough that
-a long session is interactive at once (bench: 500-turn session; its earlier turns stay in the file and the
-history)."""
 TIDY_DELAY = 1.0
 """Seconds after an answer ends before old turns are removed and garbage collected, if nothing streams."""
 
@@ -264,7 +261,7 @@ class ChatScreen(Screen[None]):
                 doomed.append(widget)
         self.hidden_turns += extra
         await self.conversation_view.remove_children(doomed)
-        self._earlier.show(f"⋯ {self.hidden_turns} earlier turns are not shown (they are in the session file)")
+        self._earlier.show(earlier_turns.hidden_line(self.hidden_turns))
         if self._earlier.parent is None:
             await self.conversation_view.mount_all([self._earlier, self._load_earlier], before=0)
 
@@ -343,28 +340,10 @@ class ChatScreen(Screen[None]):
 
     async def on_button_pressed(self, event: LoadEarlier.Pressed) -> None:
         if event.button is self._load_earlier:
-            await self.load_earlier()
+            await earlier_turns.clicked(self)
 
-    async def load_earlier(self) -> None:
-        """Put the OPENED_TURNS turns before those on screen back on it (from `turns`, whole once the history of an
-        opened session has loaded)."""
-        if self._history is not None:
-            await self._history
-        hidden = self.hidden_turns
-        if not hidden:
-            return
-        start = max(hidden - OPENED_TURNS, 0)
-        widgets, answers = rebuilt(self.turns[start:hidden], self.show_reasoning)
-        await self.conversation_view.mount_all(widgets, after=self._load_earlier)
-        for answer, turn in zip(answers, self.turns[start:hidden], strict=True):
-            await answer.finish(notice=turn.notice)
-        self.hidden_turns = start
-        if start:
-            self._earlier.show(f"⋯ {start} earlier turns are not shown (they are in the session file)")
-        else:
-            await self.conversation_view.remove_children([self._earlier, self._load_earlier])
-        self.conversation_view.scroll_home(animate=False)
-        self.composer.focus()  # (the click focused the control: typing goes on in the composer)
+    async def on_message_cursor_earlier(self, event: MessageCursor.Earlier) -> None:
+        await earlier_turns.walk_up(self)
 
     def stop_answer(self) -> str | None:
         """Stop whatever answers (the chat is being left); returns the prompt that was held for after it."""

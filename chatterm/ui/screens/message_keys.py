@@ -14,6 +14,7 @@ from chatterm.ui.plain import notify
 from chatterm.ui.screens import tree_keys
 from chatterm.ui.screens.copying import copy_message
 from chatterm.ui.widgets.cursor import ACTS_ON, Selectable
+from chatterm.ui.widgets.messages import AssistantMessage
 
 if TYPE_CHECKING:
     from chatterm.ui.app import ChatApp
@@ -29,6 +30,7 @@ HANDLERS: dict[str, Handler] = {
     "next_branch": tree_keys.next_branch,
     "previous_branch": tree_keys.previous_branch,
     "fork": tree_keys.fork,
+    "reasoning": lambda screen, message: message.toggle_reasoning() if isinstance(message, AssistantMessage) else None,
 }
 """For each act of the cursor's keys (`act('NAME')`), what it does with the selected message."""
 NOTHING = {
@@ -38,6 +40,7 @@ NOTHING = {
     "next_branch": "No message has another branch.",
     "previous_branch": "No message has another branch.",
     "fork": "Nothing to fork yet.",
+    "reasoning": "No answer shows reasoning.",
 }
 """What the palette says when an act applies to no message on screen."""
 

@@ -16,6 +16,7 @@ from textual.widget import Widget
 from chatterm.conversation.continuation import joined, without_echo
 from chatterm.conversation.reply import Reply
 from chatterm.events import Content, Event, Finish, StreamError, UsageReport
+from chatterm.ui.screens import earlier_turns
 from chatterm.ui.screens.recorded import answered_by, messages_of, opening, recorded_answer
 from chatterm.ui.widgets.tools import ToolCallBlock
 
@@ -56,7 +57,7 @@ async def show_at_once(screen: ChatScreen, recording: Recording, mounted: int, e
         message.preset = (turn.notice, reply.usage.reasoning_tokens if reply.usage else None)
     screen.hidden_turns = first_shown + earlier
     if screen.hidden_turns:
-        screen._earlier.show(f"⋯ {screen.hidden_turns} earlier turns are not shown (they are in the session file)")
+        screen._earlier.show(earlier_turns.hidden_line(screen.hidden_turns))
         widgets[:0] = [screen._earlier, screen._load_earlier]
     await screen.conversation_view.mount_all(widgets)
     if turns:

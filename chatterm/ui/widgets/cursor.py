@@ -2,9 +2,13 @@
 
 Tab (or Shift+Tab) in the composer moves the focus to the conversation and selects the last message (`enter`); a
 click selects the message under it. Up/Down and k/j move between the messages (the prompts and the answers: an
-answer's reasoning, tool calls and notice are part of it), Home/End go to the first and the last. Escape, Tab or
-Shift+Tab go back to the composer, and so does a printable key no binding takes (it is typed there: the chat
-screen hands it over).
+answer's reasoning, tool calls and notice are part of it), Home/End go to the first and the last shown; Up on the
+first shown, when earlier turns are not on screen, asks for them (`Earlier`). Escape, Tab or Shift+Tab go back to
+the composer, and so does a printable key no binding takes (it is typed there: the chat screen hands it over).
+
+The conversation is the one focus in it: what is inside a message (a reasoning pane's title, the control that loads
+earlier turns) takes clicks but not the focus, and is reached with the cursor's keys (Enter or Space opens or closes
+the selected answer's reasoning).
 
 The selection is drawn while the conversation has the focus: a bar in the accent colour down the message's left
 edge. It is an outline, drawn over columns the message leaves blank (an answer's padding, a prompt's own bar), so
@@ -26,6 +30,7 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.widget import Widget
 
+from chatterm.ui.widgets.earlier import LoadEarlier
 from chatterm.ui.widgets.measuring import MeasuredLater
 from chatterm.ui.widgets.messages import AssistantMessage, UserMessage
 
@@ -50,6 +55,11 @@ def cut_short(message: Selectable) -> bool:
     return answer(message) and isinstance(message, AssistantMessage) and message.has_notice and bool(message.answer)
 
 
+def has_reasoning(message: Selectable) -> bool:
+    """An answer that shows a reasoning pane (open or closed)."""
+    return isinstance(message, AssistantMessage) and message.reasoning_pane.parent is not None
+
+
 def shows_branch(message: Selectable) -> bool:
     """A message that shows its turn's place among siblings (`‹ 2/3 ›`)."""
     return message.branch is not None
@@ -63,6 +73,7 @@ ACTS_ON: dict[str, Callable[[Selectable], bool]] = {
     "previous_branch": shows_branch,
     "next_branch": shows_branch,
     "fork": any_message,
+    "reasoning": has_reasoning,
 }
 """For each act (`act('NAME')` bindings), whether it applies to a message: a key whose act does not apply to the
 selected message is hidden from the footer and goes on to the screen."""
@@ -84,7 +95,7 @@ class MessageCursor(MeasuredLater):
     """
 
     BINDINGS = [
-        Binding("up,k", "move(-1)", "Up", tooltip="Select the message above", group=_MOVE),
+        Binding("up,k", "move(-1)", "Up", tooltip="Select the message above (or earlier turns)", group=_MOVE),
         Binding("down,j", "move(1)", "Down", tooltip="Select the message below", group=_MOVE),
         Binding("home", "first", "First", show=False, tooltip="Select the first message"),
         Binding("end", "last", "Last", show=False, tooltip="Select the last message"),
@@ -94,6 +105,7 @@ class MessageCursor(MeasuredLater):
         Binding("c", "act('continue')", "Continue", tooltip="Continue the selected answer, cut short, as one answer"),
         Binding("left,h", "act('previous_branch')", "Branch", tooltip=f"Previous branch ({_AT})", group=_BRANCH),
         Binding("right,l", "act('next_branch')", "Branch", tooltip=f"Next branch ({_AT})", group=_BRANCH),
+        Binding("enter,space", "act('reasoning')", "Reasoning", tooltip="Open or close the answer's reasoning"),
         Binding("f", "act('fork')", "Fork", tooltip="A new session with the branch up to the selected message"),
         Binding("escape,tab,shift+tab", "leave", "Back", show=False, tooltip="Back to the composer (or type)"),
     ]
@@ -112,6 +124,12 @@ class MessageCursor(MeasuredLater):
         cursor: MessageCursor
         action: str
         message: Selectable
+
+    @dataclass
+    class Earlier(Message):
+        """Up on the first message shown while earlier turns are not on screen: the screen puts them back."""
+
+        cursor: MessageCursor
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -139,7 +157,10 @@ class MessageCursor(MeasuredLater):
         self._selected = message
         if message is not None:
             message.add_class("-selected")
-            self._bring_into_view(message)
+            if message.region:
+                self._bring_into_view(message)
+            else:  # (mounted since the last layout: in view once it has a place)
+                self.call_after_refresh(self._bring_into_view, message)
         self.refresh_bindings()
         self.post_message(self.Selected(self, message))
 
@@ -180,6 +201,8 @@ class MessageCursor(MeasuredLater):
         current = self.selected
         if current is None or current not in messages:
             self._move_to(len(messages) - 1)
+        elif step < 0 and current is messages[0] and self.query_children(LoadEarlier):
+            self.post_message(self.Earlier(self))
         else:
             self._move_to(messages.index(current) + step)
 
@@ -199,8 +222,8 @@ class MessageCursor(MeasuredLater):
             self.returns_to.focus()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """The cursor's keys are the conversation's only while it has the focus itself (a focused reasoning title
-        inside it leaves typed letters to the composer); an act only on a message it applies to."""
+        """The cursor's keys are the conversation's only while it has the focus itself; an act only on a message it
+        applies to."""
         if action not in ("move", "first", "last", "act", "leave"):
             return True
         if not self.has_focus:
@@ -211,8 +234,9 @@ class MessageCursor(MeasuredLater):
             return message is not None and applies is not None and applies(message)
         return True
 
-    def on_click(self, event: events.Click) -> None:
-        """A click selects the message under it."""
+    def on_mouse_down(self, event: events.MouseDown) -> None:
+        """A click selects the message under it (as it is pressed: what is clicked may take the click itself, as a
+        reasoning pane's title does, which opens or closes the pane)."""
         widget = event.widget
         while widget is not None and widget.parent is not self:
             parent = widget.parent

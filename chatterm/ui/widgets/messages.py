@@ -101,6 +101,12 @@ class ReasoningPane(Collapsible):
 
     _closed_by_chatterm = False
 
+    def on_mount(self) -> None:
+        """The title is clicked, not focused: the conversation's cursor is the keyboard's way to it (Enter on the
+        selected answer)."""
+        for title in self.query("CollapsibleTitle"):
+            title.can_focus = False
+
     def close(self) -> None:
         """Closed by chatterm (its answer started or was shown finished), not by the reader: the conversation stays
         where it is (at its end, for a session opened whole)."""
