@@ -247,3 +247,19 @@ async def test_an_answer_s_end_reads_as_many_recorded_requests_however_long_the_
             await answered(pilot, app, number)
             per_answer.append(len(parsed))
         assert per_answer[2:] == [per_answer[2]] * 7, f"requests parsed per answer: {per_answer}"
+
+
+async def test_while_a_message_is_edited_the_footer_says_escape_cancels_the_edit(scripted: ScriptedServer) -> None:
+    scripted.answers = [sse_script("One.")]
+    app = app_for(scripted.url)
+    async with app.run_test(size=(100, 24)) as pilot:
+        await talk(pilot, app, "one")
+        screen = app.chat_screen
+        await select(pilot, app, 0)
+        await pilot.press("e")
+        await wait_for(pilot, lambda: screen.composer.has_focus and bool(screen.query(EditBanner)))
+        await wait_for(pilot, lambda: "esc Cancel edit" in screen_text(app).splitlines()[-1])
+        assert "Stop" not in screen_text(app).splitlines()[-1]
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not screen.query(EditBanner))
+        await wait_for(pilot, lambda: "esc" not in screen_text(app).splitlines()[-1])

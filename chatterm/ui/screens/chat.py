@@ -62,6 +62,7 @@ class ChatScreen(Screen[None]):
     AUTO_FOCUS = "#composer"  # (not the first focusable widget, the conversation: its keys would flash in the footer)
 
     BINDINGS = [
+        Binding("escape", "cancel_edit", "Cancel edit", tooltip="Cancel the edit of a message"),
         Binding("escape", "stop", "Stop", show=True, tooltip="Stop the answer (the partial answer stays)"),
         Binding("ctrl+r", "retry", "Retry", show=False, tooltip="Ask again after an error or a stop, else regenerate"),
         Binding("ctrl+t", "toggle_reasoning", "Reasoning", show=False, tooltip="Open or close the last reasoning pane"),
@@ -203,9 +204,10 @@ class ChatScreen(Screen[None]):
         notify(self, "A prompt is queued already: Escape takes it back to edit.", severity="warning")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Escape is offered (in the footer) only while there is something for it to stop, take back or cancel."""
-        held = self.queued.text is not None or tree_keys.editing(self) is not None
-        return self.busy or held if action == "stop" else True
+        """Escape is offered (in the footer) only while there is something for it to cancel, stop or take back."""
+        if action == "cancel_edit":
+            return tree_keys.editing(self) is not None
+        return self.busy or self.queued.text is not None if action == "stop" else True
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """An answer or a replay started or ended: the footer says so; at its end, send the prompt held meanwhile."""
@@ -353,10 +355,7 @@ class ChatScreen(Screen[None]):
         return self.queued.take()
 
     def action_stop(self) -> None:
-        """Escape: end an edit, else take back a held prompt, else show the rest of a replay at once, else stop the
-        answer."""
-        if tree_keys.cancel_edit(self):
-            return
+        """Escape: take back a held prompt, else show the rest of a replay at once, else stop the answer."""
         held = self.queued.take()
         if held is not None:
             self.composer.give_back(held)
@@ -364,6 +363,9 @@ class ChatScreen(Screen[None]):
             self._pacing.cancel()
         elif self.streaming and self._worker is not None:
             self._worker.cancel()
+
+    def action_cancel_edit(self) -> None:
+        tree_keys.cancel_edit(self)
 
     async def action_retry(self) -> None:
         await tree_keys.retry(self)

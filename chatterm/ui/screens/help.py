@@ -43,6 +43,7 @@ SECTION_OF = {
     "app.switch_profile": "Profiles",
     "app.switch_model": "Profiles",
     "select_messages": "Conversation",
+    "cancel_edit": "Conversation",
 }
 """The section of each action that is not about the chat as a whole."""
 _WORDS = {"ctrl": "Ctrl", "shift": "Shift", "alt": "Alt", "super": "Super"}
