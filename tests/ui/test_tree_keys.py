@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -263,3 +264,54 @@ async def test_while_a_message_is_edited_the_footer_says_escape_cancels_the_edit
         await pilot.press("escape")
         await wait_for(pilot, lambda: not screen.query(EditBanner))
         await wait_for(pilot, lambda: "esc" not in screen_text(app).splitlines()[-1])
+
+
+def branched_above_tools(path: Path) -> Path:
+    """A session whose first prompt was edited: the first branch goes on to a turn of parallel tool calls and the turn
+    that sends their results back; the second (active) is one plain turn."""
+    from chatterm.cassette.model import Interaction, Recording, Request, Response
+    from chatterm.cassette.write import render
+    from tests.ui.test_tools import PARALLEL
+
+    def plain(messages: list[Any], answer: str) -> Interaction:
+        chunk = {"choices": [{"index": 0, "delta": {"content": answer}, "finish_reason": "stop"}]}
+        body = f"data: {json.dumps(chunk)}\n\ndata: [DONE]\n\n".encode()
+        sent = json.dumps({"messages": messages}).encode()
+        request = Request("POST", "http://127.0.0.1/v1/chat/completions", body=sent)
+        return Interaction(request, Response(200, {"content-type": ["text/event-stream"]}, body))
+
+    first = [{"role": "user", "content": "first"}]
+    before = [*first, {"role": "assistant", "content": "First."}]
+    tools = []
+    for interaction in load_recording(PARALLEL).interactions:
+        assert interaction.request is not None
+        payload = json.loads(interaction.request.body)
+        payload["messages"] = [*before, *payload["messages"]]
+        interaction.request.body = json.dumps(payload).encode()
+        tools.append(interaction)
+    edited = plain([{"role": "user", "content": "first, edited"}], "Edited.")
+    path.write_bytes(render(Recording("vcr", [plain(first, "First."), *tools, edited])))
+    return path
+
+
+async def test_switching_branch_above_a_tool_turn_shows_each_result_once_under_its_call(tmp_path: Path) -> None:
+    """The branch drawn below a switch shows a turn's tool results under the calls of the answer above them, once,
+    however often the branch is switched to."""
+    from tests.ui.test_tools import calls, replayed
+
+    path = branched_above_tools(tmp_path / "branched.yaml")
+    app = app_for(replay=path, speed="instant", save_sessions=False)
+    pretty = json.dumps({"a": 2, "b": 3}, indent=2)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await replayed(pilot, app)
+        assert [item[:2] for item in shown(app)] == [("user", "first, edited"), ("answer", "Edited.")]
+        for key in ("left", "right", "left"):
+            await pilot.press("escape")  # (back to the composer, where `select` starts)
+            await select(pilot, app, 0)
+            await pilot.press(key)
+            edited = key == "right"
+            await wait_for(pilot, lambda: shown(app)[0][1] == ("first, edited" if edited else "first"))  # noqa: B023
+            await answered(pilot, app, 1 if edited else 3)
+            if not edited:
+                assert calls(app) == [("add", pretty, ["5"]), ("multiply", pretty, ["6"])], key
+                assert shown(app)[-1][:2] == ("answer", "The sum of 2 and 3 is 5, and the product is 6.")

@@ -23,6 +23,7 @@ from textual.widget import Widget
 from chatterm.conversation.tree import ConversationTree, Turn
 from chatterm.ui.widgets.earlier import LoadEarlier
 from chatterm.ui.widgets.messages import AssistantMessage, UserMessage
+from chatterm.ui.widgets.tools import ToolCallBlock
 
 if TYPE_CHECKING:
     from chatterm.chat.session import ChatSession
@@ -149,9 +150,21 @@ async def cut(screen: ChatScreen, turn: Turn) -> None:
     del screen.turns[len(above) :]
 
 
-def opening(screen: ChatScreen, turn: Turn) -> list[Widget]:
-    """The widgets `turn` opens with (its prompt, tool results), knowing their turn; the turn joins the screen's
-    turns."""
+def calls_above(screen: ChatScreen) -> list[ToolCallBlock]:
+    """The tool calls of the last answer on screen: a turn drawn after it puts its results under them."""
+    answers = [child for child in screen.conversation_view.children if isinstance(child, AssistantMessage)]
+    return answers[-1].tools.blocks if answers else []
+
+
+async def show_results(blocks: list[ToolCallBlock]) -> None:
+    """Mount the results a turn drawn below put under calls on screen."""
+    for block in blocks:
+        await block.show_results()
+
+
+def opening(screen: ChatScreen, turn: Turn, calls: list[ToolCallBlock]) -> list[Widget]:
+    """The widgets `turn` opens with (its prompt; its tool results go under `calls`, those of the answer above it, see
+    `recorded.opening`), knowing their turn; the turn joins the screen's turns."""
     from chatterm.cassette.transcript import opened_turn  # (when used: the HTTP stack comes after the first frame)
     from chatterm.ui.screens import recorded
 
@@ -161,7 +174,7 @@ def opening(screen: ChatScreen, turn: Turn) -> list[Widget]:
     earlier = recorded.messages_of(session.exchange(above[-1].id)) if above else []
     shown = opened_turn(session.exchange(turn.id), earlier)
     shown.prompt = session.prompt_of(turn)
-    widgets = recorded.opening(shown, [])
+    widgets = recorded.opening(shown, calls)
     for widget in widgets:
         if isinstance(widget, UserMessage):
             widget.turn = turn.id
@@ -179,8 +192,9 @@ async def draw_below(screen: ChatScreen, turn: Turn) -> None:
     turns = session.tree.turns()
     widgets: list[Widget] = []
     answers: list[AssistantMessage] = []
+    on_screen = calls = calls_above(screen)
     for shown in turns[depth(session.tree, turn) :]:
-        widgets += opening(screen, shown)
+        widgets += opening(screen, shown, calls)
         reply = session.answer_of(shown)
         ended = with_answer(screen.turns[-1], reply)
         message = recorded.recorded_answer(ended, screen.show_reasoning)
@@ -188,7 +202,9 @@ async def draw_below(screen: ChatScreen, turn: Turn) -> None:
         message.preset = (ended.notice, reply.usage.reasoning_tokens if reply.usage else None)
         widgets.append(message)
         answers.append(message)
+        calls = message.tools.blocks
     await screen.conversation_view.mount_all(widgets)
+    await show_results(on_screen)
     for message in answers:
         notice, reasoning_tokens = message.preset
         await message.finish(notice=notice, reasoning_tokens=reasoning_tokens)

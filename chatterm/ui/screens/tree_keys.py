@@ -127,7 +127,9 @@ async def _regenerate(screen: ChatScreen, session: ChatSession, turn: Turn) -> N
     with screen.app.batch_update():
         await branches.cut(screen, turn)
         session.regenerate(turn.id)
-        await screen.conversation_view.mount_all(branches.opening(screen, turn))
+        calls = branches.calls_above(screen)
+        await screen.conversation_view.mount_all(branches.opening(screen, turn, calls))
+        await branches.show_results(calls)
         await screen._start_answer()
     screen.composer.focus()
 
@@ -149,7 +151,9 @@ async def continue_answer(screen: ChatScreen, message: Message) -> None:
         if partial.reasoning:
             answer.add_reasoning(partial.reasoning)
         answer.add_answer(partial.content)
-        await screen.conversation_view.mount_all([*branches.opening(screen, turn), answer])
+        calls = branches.calls_above(screen)
+        await screen.conversation_view.mount_all([*branches.opening(screen, turn, calls), answer])
+        await branches.show_results(calls)
         screen.conversation_view.follow()
         screen._worker = screen._answer(answer)
     screen.composer.focus()

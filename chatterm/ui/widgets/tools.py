@@ -207,7 +207,8 @@ def _match(blocks: list[ToolCallBlock], call_id: str, tool: str, taken: set[int]
 def place(steps: list[Step], shown: list[ToolCallBlock]) -> list[str | ToolCalls]:
     """What a recorded turn shows before its answer: its prompts (text, for the caller's user messages) and groups of
     calls not on screen yet, in order. Each result goes under the call it answers: one of `shown` (the calls of the
-    answer above), else one of the turn's own."""
+    answer above), else one of the turn's own; once, so a turn drawn again under the same answer (a branch switched
+    back to) adds none its calls show already."""
     placed: list[str | ToolCalls] = []
     known = list(shown)
     claimed: set[int] = set()
@@ -235,6 +236,7 @@ def place(steps: list[Step], shown: list[ToolCallBlock]) -> list[str | ToolCalls
             if block is None:
                 block = ToolCallBlock(step.call_id, step.name)
                 own(block)
-            block.add_result(step.text)
+            if not any(result.text == step.text for result in block.results):  # (drawn under it already)
+                block.add_result(step.text)
             answered.add(id(block))
     return placed
