@@ -55,12 +55,17 @@ class _Message:
 
 
 def to_markdown(turns: list[ExportTurn], title: str = "chatterm conversation") -> str:
-    out = [f"**{title}**"]
+    return "\n".join([f"**{title}**", *body(turns)]) + "\n"
+
+
+def body(turns: list[ExportTurn]) -> list[str]:
+    """The lines that write `turns` (each message after a blank line, a rule and its role line)."""
+    out: list[str] = []
     for message in _messages(turns):
         out += ["", "---", "", f"**{message.role}**"]
         for part in message.parts:
             out += ["", part if isinstance(part, str) else tool_markdown(part)]
-    return "\n".join(out) + "\n"
+    return out
 
 
 def _messages(turns: list[ExportTurn]) -> list[_Message]:

@@ -21,13 +21,12 @@ from textual.filter import LineFilter
 from textual.screen import Screen
 
 from chatterm import locations
-from chatterm.conversation.export import to_markdown
-from chatterm.private_files import write_private
 from chatterm.settings.choice import AD_HOC, DEMO, Choice, ResolveError, choose, chosen_again
 from chatterm.settings.config import Settings
 from chatterm.settings.keys import find_key
 from chatterm.settings.prompts import PromptHistory, history_file
 from chatterm.settings.remembered import load_state, save_state
+from chatterm.ui import exporting
 from chatterm.ui.chat_options import EFFORT_BINDINGS, ChatOptions
 from chatterm.ui.commands import ChatCommands, system_commands
 from chatterm.ui.keyorder import in_order
@@ -343,23 +342,10 @@ class ChatApp(ChatOptions):
         notify(self, "Reasoning shown." if self.show_reasoning else "Reasoning hidden (still saved).")
 
     def action_export(self) -> None:
-        turns = self.chat_screen.turns
-        if not turns:
-            notify(self, "Nothing to export yet.", severity="warning")
-            return
-        stem = self.session.path.stem if self.session and self.session.path else "conversation"
-        target = locations.data_dir() / "exports" / f"{stem}.md"
-        text = to_markdown(turns)
-        if self.session is not None:
-            from chatterm.cassette.secrets import mask_text
+        exporting.export_branch(self)
 
-            text = mask_text(text, self.session.secrets)
-        try:
-            write_private(target, text.encode())
-        except OSError as exc:
-            notify(self, f"cannot write {target} ({exc.strerror or exc})", severity="error")
-            return
-        notify(self, f"Exported to {target}")
+    def action_export_tree(self) -> None:
+        exporting.export_tree(self)
 
     def action_copy_answer(self) -> None:
         self.chat_screen.action_copy_answer()

@@ -315,3 +315,34 @@ async def test_switching_branch_above_a_tool_turn_shows_each_result_once_under_i
             if not edited:
                 assert calls(app) == [("add", pretty, ["5"]), ("multiply", pretty, ["6"])], key
                 assert shown(app)[-1][:2] == ("answer", "The sum of 2 and 3 is 5, and the product is 6.")
+
+
+async def test_export_whole_tree_in_the_palette_writes_every_branch_and_ctrl_e_the_one_shown(
+    scripted: ScriptedServer,
+) -> None:
+    from chatterm import locations
+    from tests.ui.test_palette import search
+
+    scripted.answers = [sse_script("One."), sse_script("Two."), sse_script("One again.")]
+    app = app_for(scripted.url)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await talk(pilot, app, "one", "two")
+        await select(pilot, app, 1)
+        await pilot.press("r")
+        await answered(pilot, app, 1)
+        await pilot.press("escape")
+        names = await search(pilot, app, "export whole")
+        assert names[0] == "Export whole tree", names
+        await pilot.press("enter")
+        exports = locations.data_dir() / "exports"
+        await wait_for(pilot, lambda: exports.is_dir() and any(exports.glob("*-tree.md")))
+        (tree,) = exports.glob("*-tree.md")
+        text = tree.read_text()
+        assert "<details>\n<summary>Branch 1 of 2</summary>" in text
+        assert "<details open>\n<summary>Branch 2 of 2</summary>" in text
+        assert text.index("One.") < text.index("two") < text.index("Two.") < text.index("One again."), "oldest first"
+        await pilot.press("ctrl+e")
+        await wait_for(pilot, lambda: len(list(exports.iterdir())) == 2)
+        (shown,) = [path for path in exports.iterdir() if path != tree]
+        assert "<details" not in shown.read_text() and "One again." in shown.read_text()
+        assert "Two." not in shown.read_text(), "Ctrl+E writes the branch shown"
