@@ -3,6 +3,7 @@ back on screen, a batch at a time, until the first."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from chatterm.ui.screens.chat import OPENED_TURNS
@@ -66,3 +67,52 @@ async def test_up_on_the_first_message_shown_loads_the_earlier_turns(tmp_path: P
         await pilot.press("up")
         await pilot.pause()
         assert view.selected is view.selectable()[0], "nothing above the first turn"
+
+
+def two_branches(path: Path, turns: int) -> Path:
+    """Two branches of `turns` turns that part at the second turn (its answer asked again): `answer N` on the first,
+    `ANSWER N` on the second, the active one."""
+    from chatterm.cassette.model import Interaction, Recording, Request, Response
+    from chatterm.cassette.write import render
+
+    def exchange(history: list[dict[str, str]], answer: str, node: str, parent: str | None) -> Interaction:
+        chunk = {"choices": [{"index": 0, "delta": {"content": answer}, "finish_reason": "stop"}]}
+        body = f"data: {json.dumps(chunk)}\n\ndata: [DONE]\n\n".encode()
+        sent = json.dumps({"messages": history}).encode()
+        request = Request("POST", "http://127.0.0.1/v1/chat/completions", body=sent)
+        response = Response(200, {"content-type": ["text/event-stream"]}, body)
+        return Interaction(request, response, {"id": node, "parent": parent})
+
+    first = [{"role": "user", "content": "question 0"}]
+    interactions = [exchange(first, "answer 0", "1", None)]
+    for branch in ("answer", "ANSWER"):
+        history, parent = [*first, {"role": "assistant", "content": "answer 0"}], "1"
+        for turn in range(1, turns):
+            history.append({"role": "user", "content": f"question {turn}"})
+            node = str(len(interactions) + 1)
+            interactions.append(exchange(history, f"{branch} {turn}", node, parent))
+            history, parent = [*history, {"role": "assistant", "content": f"{branch} {turn}"}], node
+    path.write_bytes(render(Recording("vcr", interactions)))
+    return path
+
+
+async def test_turns_loaded_earlier_show_their_branches_and_switch_there(tmp_path: Path) -> None:
+    """The turns Up (or the button) puts back on screen show `‹ 2/2 ›` where they have siblings, and Left switches
+    there as on the turns opened first."""
+    total = OPENED_TURNS + 5
+    app = app_for(replay=two_branches(tmp_path / "two.yaml", total), speed="instant", save_sessions=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = app.chat_screen
+        view = screen.conversation_view
+        await wait_for(pilot, lambda: bool(view.children) and "Replay finished" in str(view.children[-1].render()))
+        await pilot.press("tab", "home", "up")
+        await wait_for(pilot, lambda: len(screen.messages()) == total)
+        second = screen.messages()[1]
+        assert second.answer == "ANSWER 1"
+        await wait_for(pilot, lambda: second.branch == (2, 2))
+        await pilot.press("home", "down", "down", "down")
+        await wait_for(pilot, lambda: view.selected is second)
+        await pilot.press("left")
+        await wait_for(pilot, lambda: screen.messages()[1].answer == "answer 1" and not screen.busy)
+        assert screen.messages()[1].branch == (1, 2)
+        assert screen.messages()[-1].answer == f"answer {total - 1}", "the branch below follows"

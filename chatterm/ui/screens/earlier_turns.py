@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from chatterm.ui.screens import branches
 from chatterm.ui.screens.recorded import rebuilt
 
 if TYPE_CHECKING:
@@ -39,6 +40,7 @@ async def load(screen: ChatScreen) -> bool:
     for answer, turn in zip(answers, screen.turns[start:hidden], strict=True):
         await answer.finish(notice=turn.notice)
     screen.hidden_turns = start
+    branches.mark(screen)  # (they learn their turns, and those with siblings say so)
     if start:
         screen._earlier.show(hidden_line(start))
     else:
