@@ -32,6 +32,7 @@ from bench.headless import headless, resize_stall
 from bench.native import SHAPES
 from bench.server import BenchServer, Scenario
 from bench.tree import compare as branched_open
+from bench.tree import switch_redraw as branch_switch
 
 ROOT = Path(__file__).resolve().parent
 NATIVE = tuple(SHAPES)
@@ -297,6 +298,13 @@ def main() -> int:
             f"{branched / linear:.2f}x",
             "<= 1.1x the linear",
         )
+    switched = branch_switch(branched_turns, count=4 if not args.quick else 2)
+    add(
+        f"{branched_turns} turns, branch switch at the second turn: redraw",
+        f"{switched['median'] * 1000:.0f} ms (longest {switched['max'] * 1000:.0f} ms)",
+        "",
+        "<= 100 ms",
+    )
     add("show --json of a 10 MB recording", f"{show_big(10 * scale):.2f} s", "", "<= 1.5 s")
     over_time(add, args.quick)
     return _finish(rows, args, "chatterm")

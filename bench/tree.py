@@ -6,6 +6,9 @@ the branch that leaves the main line half-way, so its active branch is spread ac
 end. "Opened" is what the app does before it mounts anything: the tail of the active branch (`load_tail`), its
 turns, and their answers decoded; "whole" is the history loaded after it (every item parsed, the tree built).
 
+Switching branch is timed in the app (`switch_redraw`): two deep branches that part at the second turn, every turn
+on screen, so that a switch there takes every turn below off the screen and draws the other branch's.
+
     python3 -m bench.tree
 """
 
@@ -93,5 +96,81 @@ def compare(turns: int = 500, branches: int = 50, runs: int = 5) -> dict[str, di
     }
 
 
+
+def write_deep_branches(path: Path, turns: int) -> None:
+    """Two branches of `turns` turns that part at the second turn (its answer regenerated): a switch there replaces
+    every turn below it."""
+    from chatterm.cassette.model import Recording
+    from chatterm.cassette.write import render
+
+    interactions: list[Any] = []
+    first = [{"role": "user", "content": "question 0"}]
+    interactions.append(_exchange(first, {"id": "1", "parent": None}))
+    for branch in range(2):
+        history = [*first, {"role": "assistant", "content": ANSWER}]
+        parent = "1"
+        for turn in range(1, turns):
+            history.append({"role": "user", "content": f"question {turn}"})
+            node = str(len(interactions) + 1)
+            interactions.append(_exchange(history, {"id": node, "parent": parent}))
+            parent = node
+            history = [*history, {"role": "assistant", "content": ANSWER if branch else ANSWER.upper()}]
+    path.write_bytes(render(Recording("vcr", interactions)))
+
+
+async def _switches(path: Path, count: int) -> list[float]:
+    """Open `path` at once, put every turn on screen, select the second answer, and time `count` switches there
+    (Left and Right in turn): from the key to the frame after the branch is drawn."""
+    from chatterm.settings.choice import choose
+    from chatterm.settings.config import load_settings
+    from chatterm.ui.app import ChatApp
+    from chatterm.ui.screens import earlier_turns
+
+    settings = load_settings()
+    app = ChatApp(settings, choose(settings), replay=path, speed="instant", save_sessions=False)
+    times: list[float] = []
+    async with app.run_test(size=(160, 50)) as pilot:
+        screen = app.chat_screen
+
+        async def until(predicate: Any) -> None:
+            deadline = time.monotonic() + 300
+            while not predicate():
+                if time.monotonic() > deadline:
+                    raise TimeoutError("the app never got there")
+                await pilot.pause(0.01)
+
+        await until(lambda: screen.session is not None and screen.session.tree.nodes and not screen.busy)
+        await until(lambda: screen._history is None or screen._history.done())
+        while await earlier_turns.load(screen):
+            pass
+        await pilot.pause()
+        view = screen.conversation_view
+        for number in range(count):
+            answer = screen.messages()[1]
+            view.focus()
+            view.select(answer)
+            await pilot.pause()
+            before = answer.branch
+            started = time.perf_counter()
+            await pilot.press("left" if number % 2 == 0 else "right")
+            await until(lambda: screen.messages()[1].branch not in (None, before) and not screen.busy)  # noqa: B023
+            await pilot.pause()
+            times.append(time.perf_counter() - started)
+    return times
+
+
+def switch_redraw(turns: int = 500, count: int = 6) -> dict[str, float]:
+    """Median and longest of `count` branch switches at the second turn of a session of two `turns`-turn branches."""
+    import asyncio
+    import os
+
+    home = tempfile.mkdtemp(prefix="bench-switch-")
+    os.environ.update({"HOME": home, "XDG_CONFIG_HOME": f"{home}/c", "XDG_DATA_HOME": f"{home}/d"})
+    path = Path(home) / "deep.yaml"
+    write_deep_branches(path, turns)
+    times = asyncio.run(_switches(path, count))
+    return {"median": statistics.median(times), "max": max(times), "turns": turns}
+
+
 if __name__ == "__main__":
-    print(json.dumps(compare(), indent=2))
+    print(json.dumps({"open": compare(), "switch": switch_redraw()}, indent=2))
