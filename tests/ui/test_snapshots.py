@@ -69,11 +69,9 @@ class TestChatScreen:
 
         assert snap_compare(app_for(fault_server.url("ok")), terminal_size=(80, 24), run_before=welcome)
 
-    def test_a_narrow_terminal(self, snap_compare: Any, fault_server: FaultServer, render_path: str) -> None:
-        """45 columns: the welcome card wraps, the footer drops whole bindings, the status line whole items. (The
-        footer that drops whole bindings is chatterm's own, in the render package: the stock path has Textual's.)"""
-        if render_path == "stock":
-            pytest.skip("the footer drawn here is the render package's; the stock path draws Textual's own")
+    def test_a_narrow_terminal(self, snap_compare: Any, fault_server: FaultServer) -> None:
+        """45 columns: the welcome card wraps, the footer drops whole bindings (Quit last), the status line whole
+        items."""
 
         async def welcome(pilot: Pilot[Any]) -> None:
             await wait_for(pilot, lambda: bool(pilot.app.chat_screen.query("WelcomeCard")))  # type: ignore[attr-defined]
