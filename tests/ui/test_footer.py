@@ -10,6 +10,8 @@ from textual.widgets import Footer
 
 from chatterm.ui.app import ChatApp
 from chatterm.ui.render.footer import FittedKey
+from chatterm.ui.screens import tree_keys
+from chatterm.ui.screens.chat import ChatScreen
 from chatterm.ui.widgets.messages import InfoMessage
 from tests.conftest import SEEDS
 from tests.scripted import ScriptedServer, sse_script
@@ -56,6 +58,34 @@ async def test_escape_is_offered_while_a_replay_plays_and_not_after_it() -> None
         await wait_for(pilot, lambda: offers_stop(app))
         await wait_for(pilot, lambda: "Replay finished" in infos(app))
         await wait_for(pilot, lambda: not offers_stop(app))
+
+
+async def test_only_escape_asks_whether_an_edit_is_under_way(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The footer asks about every binding whenever the bindings may have changed (a key, a focus move, an answer
+    starting or ending). Whether an edit is under way matters to Escape alone, and finding out searches the screen:
+    asked for every binding, a long conversation was searched once a binding at every key."""
+    app = app_for()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: app.session is not None and "New chat" in footer_text(app))
+        asked: list[str] = []
+        searched: list[ChatScreen] = []
+        check_action, editing = ChatScreen.check_action, tree_keys.editing
+
+        def checking(screen: ChatScreen, action: str, parameters: tuple[object, ...]) -> bool | None:
+            asked.append(action)
+            return check_action(screen, action, parameters)
+
+        def searching(screen: ChatScreen) -> object:
+            searched.append(screen)
+            return editing(screen)
+
+        monkeypatch.setattr(ChatScreen, "check_action", checking)
+        monkeypatch.setattr(tree_keys, "editing", searching)
+        app.chat_screen.refresh_bindings()
+        await wait_for(pilot, lambda: "stop" in asked)
+        await pilot.pause()
+        assert len(set(asked)) > 1, "the footer asked about its other bindings too"
+        assert len(searched) == asked.count("stop")
 
 
 def keys(app: ChatApp) -> tuple[list[FittedKey], FittedKey]:

@@ -213,9 +213,12 @@ class ChatScreen(Screen[None]):
         notify(self, "A prompt is queued already: Escape takes it back to edit.", severity="warning")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Escape is offered (in the footer) only while there is something for it to stop, take back or cancel."""
-        held = self.queued.text is not None or tree_keys.editing(self) is not None
-        return self.busy or held if action == "stop" else True
+        """Escape is offered (in the footer) only while there is something for it to stop, take back or cancel. Every
+        binding is asked about whenever the footer is brought up to date, so the screen is searched for an edit under
+        way for Escape's alone."""
+        if action != "stop":
+            return True
+        return self.busy or self.queued.text is not None or tree_keys.editing(self) is not None
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """An answer or a replay started or ended: the footer says so; at its end, send the prompt held meanwhile."""
