@@ -96,6 +96,8 @@ def alternatives(session: ChatSession, turn_id: str, of_prompt: bool) -> list[st
     siblings asked (itself for its own, else the newest that asked it); from its answer, the siblings that asked
     its prompt (regenerated answers)."""
     siblings = session.tree.siblings(turn_id)
+    if len(siblings) == 1:
+        return siblings  # (no other turn: no prompt to read, each a parse of a request that holds the whole history)
     prompts = {sibling: session.prompt_of(Turn((sibling,))) for sibling in siblings}
     own = prompts[turn_id]
     if not of_prompt:
