@@ -119,3 +119,17 @@ class ScriptedServer:
         lines += [f"Content-Length: {len(body)}", "Connection: close"]
         writer.write("\r\n".join(lines).encode() + b"\r\n\r\n" + body)
         await writer.drain()
+
+
+@dataclass
+class HeldServer(ScriptedServer):
+    """A scripted server with an event of its own for its scripts to wait on (`go_on`, set once the test has done what
+    it does mid-answer); the test's teardown sets it too, so no answer is left waiting."""
+
+    go_on: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def held(self, answer: str, cut: int) -> Script:
+        """`answer` up to `cut` at once, the rest once `go_on` is set."""
+        first, rest, end = sse_script(answer, answer_cuts=[cut])
+        return [first, (self.go_on, rest[1]), end]
+

@@ -14,15 +14,18 @@ from chatterm.ui.screens import tree_keys
 from chatterm.ui.screens.chat import ChatScreen
 from chatterm.ui.widgets.messages import InfoMessage
 from tests.conftest import SEEDS
-from tests.scripted import ScriptedServer, sse_script
+from tests.scripted import HeldServer
 from tests.ui.helpers import app_for, send, settled, wait_for
 
 
 @pytest.fixture
-async def slow() -> AsyncIterator[ScriptedServer]:
-    server = ScriptedServer(answers=[sse_script("Hello world", answer_cuts=[5], gaps=[0.0, 1.0])])
+async def slow() -> AsyncIterator[HeldServer]:
+    """An answer's "Hello", then " world" once the test lets it go on."""
+    server = HeldServer()
+    server.answers = [server.held("Hello world", 5)]
     await server.start()
     yield server
+    server.go_on.set()
     await server.stop()
 
 
@@ -39,7 +42,7 @@ def offers_stop(app: ChatApp) -> bool:
     return "Stop" in footer_text(app)
 
 
-async def test_escape_is_offered_only_while_an_answer_streams(slow: ScriptedServer) -> None:
+async def test_escape_is_offered_only_while_an_answer_streams(slow: HeldServer) -> None:
     app = app_for(slow.url)
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_for(pilot, lambda: app.session is not None and "New chat" in footer_text(app))
@@ -47,6 +50,7 @@ async def test_escape_is_offered_only_while_an_answer_streams(slow: ScriptedServ
         await send(pilot, app, "first")
         await wait_for(pilot, lambda: bool(app.chat_screen.messages()) and bool(app.chat_screen.messages()[0].answer))
         await wait_for(pilot, lambda: offers_stop(app))
+        slow.go_on.set()
         await wait_for(pilot, lambda: app.chat_screen.messages()[0].finished)
         await wait_for(pilot, lambda: not offers_stop(app))
 
