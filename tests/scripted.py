@@ -3,9 +3,9 @@
 `ScriptedServer.answers` holds one script per request, in order (the last one is repeated): a list of (seconds to
 wait, bytes to send) pieces, each sent as one write, so a piece boundary is where the client's reads may split
 the stream. In place of the seconds, an `asyncio.Event` holds the piece back until the test sets it (a test that
-looks at the screen mid-answer, without timing; `HeldServer` carries one). `sse_script` makes a script of an OpenAI chat stream from
-reasoning and answer text cut at given points. `ScriptedServer.refusals` answers chosen requests with an HTTP error
-instead.
+looks at the screen mid-answer, without timing; `HeldServer` carries one). `sse_script` makes a script of an OpenAI
+chat stream from reasoning and answer text cut at given points. `ScriptedServer.refusals` answers chosen requests
+with an HTTP error instead.
 """
 
 from __future__ import annotations
