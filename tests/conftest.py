@@ -23,6 +23,7 @@ from typing import Any
 import keyring
 import pytest
 import textual.constants
+from hypothesis import settings
 from keyring.backend import KeyringBackend
 
 from chatterm.settings.presets import PRESETS
@@ -30,6 +31,13 @@ from chatterm.settings.presets import PRESETS
 # Every app in the suite draws in truecolor, as the SVG snapshots do: Rich keeps a style's escape codes from the
 # first console that draws it, so apps of two colour systems in one run would share codes meant for the other.
 textual.constants.COLOR_SYSTEM = "truecolor"  # type: ignore[misc]
+
+# Examples per property test that does not set its own count (the heaviest, tests/ui/test_markdown_stream.py, draws a
+# whole generated document at several widths per example): enough for CI to mean something in seconds; a soak
+# (`CHATTERM_HYPOTHESIS_PROFILE=soak`) runs many more.
+settings.register_profile("ci", max_examples=200)
+settings.register_profile("soak", max_examples=3000)
+settings.load_profile(os.environ.get("CHATTERM_HYPOTHESIS_PROFILE", "ci"))
 
 DATA = Path(__file__).resolve().parent / "data"
 """Real recordings kept with the suite (their origin and licences: data/NOTICE.md)."""

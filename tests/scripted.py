@@ -3,9 +3,9 @@
 `ScriptedServer.answers` holds one script per request, in order (the last one is repeated): a list of (seconds to
 wait, bytes to send) pieces, each sent as one write, so a piece boundary is where the client's reads may split
 the stream. In place of the seconds, an `asyncio.Event` holds the piece back until the test sets it (a test that
-looks at the screen mid-answer, without timing). `sse_script` makes a script of an OpenAI chat stream from
-reasoning and answer text cut at given points. `ScriptedServer.refusals` answers chosen requests with an HTTP error
-instead.
+looks at the screen mid-answer, without timing; `HeldServer` carries one). `sse_script` makes a script of an OpenAI
+chat stream from reasoning and answer text cut at given points. `ScriptedServer.refusals` answers chosen requests
+with an HTTP error instead.
 """
 
 from __future__ import annotations
@@ -122,3 +122,17 @@ class ScriptedServer:
         lines += [f"Content-Length: {len(body)}", "Connection: close"]
         writer.write("\r\n".join(lines).encode() + b"\r\n\r\n" + body)
         await writer.drain()
+
+
+@dataclass
+class HeldServer(ScriptedServer):
+    """A scripted server with an event of its own for its scripts to wait on (`go_on`, set once the test has done what
+    it does mid-answer); the test's teardown sets it too, so no answer is left waiting."""
+
+    go_on: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def held(self, answer: str, cut: int) -> Script:
+        """`answer` up to `cut` at once, the rest once `go_on` is set."""
+        first, rest, end = sse_script(answer, answer_cuts=[cut])
+        return [first, (self.go_on, rest[1]), end]
+

@@ -86,6 +86,7 @@ async def test_a_replay_ends_each_turn_as_it_ended_when_recorded(faults: FaultSe
     """A turn that failed after its retries, one stopped, one that got no answer at all, then a whole one: replayed,
     each is one turn ending with the error it was saved with, and no turn takes another's answer."""
     faults.gap = 0.2
+    faults.stall = 0.3  # the silent turn: the server hangs up without a word (after how long does not matter)
     path = None
     live: list[tuple[str, str]] = []
     for scenario in ("e500", "paced", "silent", "ok"):

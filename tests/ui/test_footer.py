@@ -8,24 +8,28 @@ from collections.abc import AsyncIterator
 
 import pytest
 from textual.widgets import Footer
-from textual.widgets._footer import FooterKey  # (Textual's own key, which FittedKey extends)
 
 from chatterm.ui.app import ChatApp
 from chatterm.ui.render import support
-from chatterm.ui.render.footer import FittedKey
+from chatterm.ui.render.footer import FittedKey, FooterKey  # (Textual's own key, which FittedKey extends)
+from chatterm.ui.screens import tree_keys
+from chatterm.ui.screens.chat import ChatScreen
 from chatterm.ui.widgets.messages import InfoMessage
 from tests.conftest import SEEDS
 from tests.faultserver import FaultServer
-from tests.scripted import ScriptedServer, sse_script
+from tests.scripted import HeldServer, ScriptedServer, sse_script
 from tests.ui.helpers import app_for, send, settled, wait_for
 from tests.ui.oracle import screen_text
 
 
 @pytest.fixture
-async def slow() -> AsyncIterator[ScriptedServer]:
-    server = ScriptedServer(answers=[sse_script("Hello world", answer_cuts=[5], gaps=[0.0, 1.0])])
+async def slow() -> AsyncIterator[HeldServer]:
+    """An answer's "Hello", then " world" once the test lets it go on."""
+    server = HeldServer()
+    server.answers = [server.held("Hello world", 5)]
     await server.start()
     yield server
+    server.go_on.set()
     await server.stop()
 
 
@@ -42,7 +46,7 @@ def offers_stop(app: ChatApp) -> bool:
     return "Stop" in footer_text(app)
 
 
-async def test_escape_is_offered_only_while_an_answer_streams(slow: ScriptedServer) -> None:
+async def test_escape_is_offered_only_while_an_answer_streams(slow: HeldServer) -> None:
     app = app_for(slow.url)
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_for(pilot, lambda: app.session is not None and "New chat" in footer_text(app))
@@ -50,6 +54,7 @@ async def test_escape_is_offered_only_while_an_answer_streams(slow: ScriptedServ
         await send(pilot, app, "first")
         await wait_for(pilot, lambda: bool(app.chat_screen.messages()) and bool(app.chat_screen.messages()[0].answer))
         await wait_for(pilot, lambda: offers_stop(app))
+        slow.go_on.set()
         await wait_for(pilot, lambda: app.chat_screen.messages()[0].finished)
         await wait_for(pilot, lambda: not offers_stop(app))
 
@@ -61,6 +66,34 @@ async def test_escape_is_offered_while_a_replay_plays_and_not_after_it() -> None
         await wait_for(pilot, lambda: offers_stop(app))
         await wait_for(pilot, lambda: "Replay finished" in infos(app))
         await wait_for(pilot, lambda: not offers_stop(app))
+
+
+async def test_only_escape_asks_whether_an_edit_is_under_way(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The footer asks about every binding whenever the bindings may have changed (a key, a focus move, an answer
+    starting or ending). Whether an edit is under way matters to Escape alone, and finding out searches the screen:
+    asked for every binding, a long conversation was searched once a binding at every key."""
+    app = app_for()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: app.session is not None and "New chat" in footer_text(app))
+        asked: list[str] = []
+        searched: list[ChatScreen] = []
+        check_action, editing = ChatScreen.check_action, tree_keys.editing
+
+        def checking(screen: ChatScreen, action: str, parameters: tuple[object, ...]) -> bool | None:
+            asked.append(action)
+            return check_action(screen, action, parameters)
+
+        def searching(screen: ChatScreen) -> object:
+            searched.append(screen)
+            return editing(screen)
+
+        monkeypatch.setattr(ChatScreen, "check_action", checking)
+        monkeypatch.setattr(tree_keys, "editing", searching)
+        app.chat_screen.refresh_bindings()
+        await wait_for(pilot, lambda: "stop" in asked)
+        await pilot.pause()
+        assert len(set(asked)) > 1, "the footer asked about its other bindings too"
+        assert len(searched) == asked.count("stop")
 
 
 def keys(app: ChatApp) -> tuple[list[FittedKey], FittedKey]:

@@ -2,8 +2,8 @@
 included) are compared after every append, at several widths and after a width change, with one Rich render of the
 whole source (`one_render`), for generated documents cut at any character boundary (tests/strategies.py).
 
-`CHATTERM_HYPOTHESIS_PROFILE=soak` runs many more examples (the default profile keeps this module well under a
-minute on two cores)."""
+The suite's Hypothesis profile (tests/conftest.py) says how many documents: `CHATTERM_HYPOTHESIS_PROFILE=soak` runs
+many more."""
 
 from __future__ import annotations
 
@@ -21,13 +21,7 @@ from chatterm.ui.markdown.view import MarkdownView
 from tests.strategies import documents, streamed
 from tests.ui.helpers import one_render
 
-settings.register_profile(
-    "ci", max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
-)
-settings.register_profile(
-    "soak", max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
-)
-PROFILE = os.environ.get("CHATTERM_HYPOTHESIS_PROFILE", "ci")
+SOAK = os.environ.get("CHATTERM_HYPOTHESIS_PROFILE") == "soak"
 WIDTHS = [9, 23, 47, 80]
 
 
@@ -152,10 +146,10 @@ async def test_found_cases_draw_as_one_render(name: str) -> None:
     await run(check)
 
 
-@pytest.mark.timeout(0 if PROFILE == "soak" else 120)
+@pytest.mark.timeout(0 if SOAK else 120)
 async def test_streamed_markdown_draws_as_one_render() -> None:
     def check(view: MarkdownView) -> None:
-        @settings(settings.get_profile(PROFILE))
+        @settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
         @given(streamed(documents()), st.sampled_from(WIDTHS), st.sampled_from([None, *WIDTHS]), st.integers(-1, 30))
         def each(stream: tuple[str, list[str]], width: int, then: int | None, at: int) -> None:
             feed(view, width, stream[1], then, at)

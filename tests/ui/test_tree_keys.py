@@ -15,7 +15,9 @@ from textual.pilot import Pilot
 
 from chatterm.cassette.load import load_recording
 from chatterm.cassette.model import Request
+from chatterm.chat.session import ChatSession
 from chatterm.conversation.continuation import CONTINUE_PROMPT
+from chatterm.conversation.tree import Turn
 from chatterm.ui.app import ChatApp
 from chatterm.ui.widgets.edit_banner import EditBanner
 from chatterm.ui.widgets.messages import AssistantMessage, UserMessage
@@ -165,6 +167,30 @@ async def test_c_continues_an_answer_cut_at_the_token_limit_as_one_answer(script
         assert shown(app) == [("user", "go", None), ("answer", "The first half and the rest.", None)]
         assert not screen.messages()[0].has_notice
         assert screen.turns[-1].answer == "The first half and the rest."
+
+
+async def test_turns_without_alternatives_are_marked_without_reading_their_prompts(
+    scripted: ScriptedServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """When an answer ends, every message on screen is marked with which of its alternatives it is. A turn with no
+    sibling has none: its prompt is not read for it (a parse of a request that holds all the history before it, for
+    every turn on screen, at the end of every answer of a long chat)."""
+    scripted.answers = [sse_script(f"Answer {n}.") for n in range(1, 4)]
+    app = app_for(base_url=scripted.url)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await talk(pilot, app, "one", "two")
+        read: list[Turn] = []
+        prompt_of = ChatSession.prompt_of
+
+        def reading(session: ChatSession, turn: Turn) -> str:
+            read.append(turn)
+            return prompt_of(session, turn)
+
+        monkeypatch.setattr(ChatSession, "prompt_of", reading)
+        await send(pilot, app, "three")
+        await answered(pilot, app, 3)
+        assert read == []
+        assert [branch for _, _, branch in shown(app)] == [None] * 6
 
 
 async def test_ctrl_r_regenerates_the_last_answer_when_nothing_failed(scripted: ScriptedServer) -> None:
