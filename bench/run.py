@@ -32,6 +32,7 @@ from bench.headless import headless, resize_stall
 from bench.native import SHAPES
 from bench.server import BenchServer, Scenario
 from bench.tree import compare as branched_open
+from bench.tree import save_while_streaming
 from bench.tree import switch_redraw as branch_switch
 
 ROOT = Path(__file__).resolve().parent
@@ -304,6 +305,20 @@ def main() -> int:
         f"{switched['median'] * 1000:.0f} ms (longest {switched['max'] * 1000:.0f} ms)",
         "",
         "<= 100 ms",
+    )
+    saved_turns = 2000 if not args.quick else 200
+    saving = save_while_streaming(saved_turns)
+    add(
+        f"{saved_turns:,}-turn session ({saving['file_mb']:.0f} MB): a save while an answer streams",
+        f"{saving['stream_save_s'] * 1000:.0f} ms, {saving['stream_save_kb']:,.0f} KB written",
+        "",
+        "",
+    )
+    add(
+        f"{saved_turns:,}-turn session: the save of a branch switch",
+        f"{saving['switch_save_s'] * 1000:.0f} ms, {saving['switch_save_kb']:,.0f} KB written",
+        "",
+        "",
     )
     add("show --json of a 10 MB recording", f"{show_big(10 * scale):.2f} s", "", "<= 1.5 s")
     over_time(add, args.quick)

@@ -1,5 +1,6 @@
 """Opening a branched session: the core's part (no UI) for a 500-turn session with 50 branches against a 500-turn
-linear one, both laid out as chatterm saves them (each exchange noted with its id and parent).
+linear one, both laid out as chatterm saves them (each exchange noted with its id and parent); and saving a long
+session while an answer streams.
 
 The branched one's 50 extra branches are regenerated answers (one every ten turns), and its last note switches to
 the branch that leaves the main line half-way, so its active branch is spread across the file rather than at its
@@ -8,6 +9,10 @@ turns, and their answers decoded; "whole" is the history loaded after it (every 
 
 Switching branch is timed in the app (`switch_redraw`): two deep branches that part at the second turn, every turn
 on screen, so that a switch there takes every turn below off the screen and draws the other branch's.
+
+"Save while streaming" is the session store's write of a 2,000-turn session (about 11 MB) once a second while its
+next answer streams, and after a branch switch: the time from asking for the save to its being on disk, and the
+bytes the saving thread passed to the system (Linux's per-thread I/O counters).
 
     python3 -m bench.tree
 """
@@ -96,7 +101,6 @@ def compare(turns: int = 500, branches: int = 50, runs: int = 5) -> dict[str, di
     }
 
 
-
 def write_deep_branches(path: Path, turns: int) -> None:
     """Two branches of `turns` turns that part at the second turn (its answer regenerated): a switch there replaces
     every turn below it."""
@@ -172,5 +176,80 @@ def switch_redraw(turns: int = 500, count: int = 6) -> dict[str, float]:
     return {"median": statistics.median(times), "max": max(times), "turns": turns}
 
 
+def _written(thread_id: int | None) -> int:
+    """The bytes a thread has passed to the system's write calls so far (0 where the system does not say)."""
+    try:
+        io = Path(f"/proc/self/task/{thread_id}/io").read_text()
+    except OSError:
+        return 0
+    return int(next(line.split()[1] for line in io.splitlines() if line.startswith("wchar:")))
+
+
+def _timed_save(saver: Any, recording: Any) -> tuple[float, int]:
+    """One save, waited for: its seconds and the bytes it wrote."""
+    thread = saver._thread.native_id
+    before, started = _written(thread), time.perf_counter()
+    saver.save(recording)
+    saver.flush(60)
+    return time.perf_counter() - started, _written(thread) - before
+
+
+def save_while_streaming(turns: int = 2000, saves: int = 10) -> dict[str, float]:
+    """Medians of `saves` saves of a long session while its next answer streams (a second's more words each), and a
+    branch switch's save; with the file's size."""
+    from chatterm.cassette.model import Recording, Switch
+    from chatterm.cassette.store import SessionSaver
+
+    folder = Path(tempfile.mkdtemp(prefix="bench-save-"))
+    saver = SessionSaver(folder / "session.yaml")
+    interactions: list[Any] = []
+    history: list[dict[str, str]] = []
+    for turn in range(turns):
+        history = [*history[-8:], {"role": "user", "content": f"question {turn}"}]
+        interactions.append(_long_exchange(history, {"id": str(turn + 1), "parent": str(turn) if turn else None}))
+        interactions[-1].done = True
+        history.append({"role": "assistant", "content": ANSWER * 4})
+    recording = Recording("vcr", interactions)
+    _timed_save(saver, recording)
+    size = saver.path.stat().st_size
+    streaming = _long_exchange(history, {"id": str(turns + 1), "parent": str(turns)})
+    whole = streaming.response.body
+    recording.interactions.append(streaming)
+    times, sizes = [], []
+    for second in range(1, saves + 1):
+        streaming.response.body = whole[: len(whole) * second // saves]
+        seconds, written = _timed_save(saver, recording)
+        times.append(seconds)
+        sizes.append(written)
+    streaming.done = True
+    _timed_save(saver, recording)
+    recording.switches.append(Switch(str(turns // 2), len(recording.interactions)))
+    switch_seconds, switch_bytes = _timed_save(saver, recording)
+    saver.close()
+    return {
+        "file_mb": size / 2**20,
+        "stream_save_s": statistics.median(times),
+        "stream_save_kb": statistics.median(sizes) / 1024,
+        "switch_save_s": switch_seconds,
+        "switch_save_kb": switch_bytes / 1024,
+    }
+
+
+def _long_exchange(history: list[dict[str, str]], meta: dict[str, Any]) -> Any:
+    """An exchange of a long session: an answer four times `ANSWER`, with its event offsets."""
+    from chatterm.cassette.model import Interaction, Request, Response
+
+    words = (ANSWER * 4).split(" ")
+    chunks = [
+        "data: " + json.dumps({"choices": [{"index": 0, "delta": {"content": word + " "}}]}) + "\n\n" for word in words
+    ]
+    request = Request("POST", "http://127.0.0.1/v1/chat/completions", body=json.dumps({"messages": history}).encode())
+    body = ("".join(chunks) + "data: [DONE]\n\n").encode()
+    response = Response(200, {"content-type": ["text/event-stream"]}, body)
+    ends = [sum(len(chunk) for chunk in chunks[: n + 1]) for n in range(len(chunks))]
+    response.offsets = [(0.02 * n, end) for n, end in enumerate(ends)]
+    return Interaction(request, response, meta)
+
+
 if __name__ == "__main__":
-    print(json.dumps({"open": compare(), "switch": switch_redraw()}, indent=2))
+    print(json.dumps({"open": compare(), "switch": switch_redraw(), "save": save_while_streaming()}, indent=2))
