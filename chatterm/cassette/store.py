@@ -1,8 +1,9 @@
 """Saved sessions: one vcrpy cassette per conversation in the user data dir's `sessions/`.
 
-Saving never blocks the UI: a background thread renders and writes the newest snapshot (the C YAML
-emitter, atomically, mode 0600). File names carry the time, the process id and a random suffix, so two
-chatterm processes never write the same file. A failure to write is reported once and the chat goes on.
+Saving never blocks the UI: a background thread renders the newest snapshot (the C YAML emitter) and writes what
+changed since the last write, in place after the finished turns (`growing_file`), mode 0600. File names carry the
+time, the process id and a random suffix, so two chatterm processes never write the same file. A failure to write is
+reported once and the chat goes on.
 
 A conversation stays one file: one opened from the sessions list goes on in its own file (`go_on_in`), and what the
 sessions list does to the open one (move it to the archive and back, name it, delete it) is done between two
@@ -22,12 +23,13 @@ from pathlib import Path
 from chatterm import locations
 from chatterm.cassette import session_index
 from chatterm.cassette.filelock import Hold
+from chatterm.cassette.growing_file import GrowingFile
 from chatterm.cassette.model import Interaction, Recording
 from chatterm.cassette.redact import clean_interaction
 from chatterm.cassette.session_index import SessionIndex, index_session
 from chatterm.cassette.session_rows import TITLE, SessionInfo, first_prompt, items_row, read_row
 from chatterm.cassette.vcr_yaml import ItemWriter, vcr_parts
-from chatterm.private_files import claim, write_private
+from chatterm.private_files import claim
 
 __all__ = [
     "ELSEWHERE",
@@ -84,6 +86,7 @@ class SessionSaver:
         self._rendered: dict[int, tuple[Interaction, bytes]] = {}
         self._writers: dict[int, tuple[Interaction, ItemWriter]] = {}
         self._pending: Recording | None = None
+        self._file = GrowingFile()
         self._lock = threading.Lock()
         self._hold = Hold()
         """The session file's hold, while this saver writes a session (`filelock`)."""
@@ -133,6 +136,7 @@ class SessionSaver:
             if self._claimed and self.path != path:
                 self.path.unlink(missing_ok=True)  # (claimed, still empty)
             self.path, self._claimed = path, True
+            self._file.forget()
             return None
 
     def relocate(self, move: Callable[[Path], Path]) -> Path:
@@ -168,8 +172,9 @@ class SessionSaver:
                 if self._pending is None:
                     self._idle.set()
 
-    def _render(self, snapshot: Recording) -> list[bytes]:
-        """The cassette's items: a finished interaction is rendered once, a streaming one from what it added since."""
+    def _render(self, snapshot: Recording) -> tuple[list[bytes], int]:
+        """The cassette's items, and how many at the start are finished: a finished interaction is rendered once, a
+        streaming one from what it added since."""
         self._keep_title(snapshot)
         items = []
         for interaction in snapshot.interactions:
@@ -188,7 +193,8 @@ class SessionSaver:
             items.append(text)
         present = {id(interaction) for interaction in snapshot.interactions}
         self._writers = {key: value for key, value in self._writers.items() if key in present}
-        return items
+        settled = next((n for n, interaction in enumerate(snapshot.interactions) if not interaction.done), len(items))
+        return items, settled
 
     def _keep_title(self, snapshot: Recording) -> None:
         """Put the name given by the sessions list on the first exchange, where the list reads it."""
@@ -216,13 +222,14 @@ class SessionSaver:
                 self._claimed = True
                 if self._indexed:
                     self._hold.take(self.path)
-            items = self._render(snapshot)
-            write_private(self.path, vcr_parts(items, snapshot.switches))  # (in parts: never joined in memory)
+            items, settled = self._render(snapshot)
+            parts = vcr_parts(items, snapshot.switches)
+            self._file.write(self.path, parts[0], items, settled, parts[1 + len(items) :])
             self.writes += 1
             self.failed = False
             if self._indexed:
                 self._unindexed = items
-                if all(interaction.done for interaction in snapshot.interactions):
+                if settled == len(items):
                     self._index(items)
         except Exception as exc:
             if not self.failed and self.on_error is not None:
