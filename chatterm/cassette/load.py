@@ -11,13 +11,15 @@ from chatterm.cassette.govcr import is_govcr, read_govcr
 from chatterm.cassette.llamastack import is_llamastack, read_llamastack
 from chatterm.cassette.model import Recording, RecordingError, mapping
 from chatterm.cassette.ssecapture import looks_like_sse, read_sse
+from chatterm.cassette.torn import mended
 from chatterm.cassette.vcr import EXTRA, is_vcr, read_vcr, switches_from
 
 
 def load_recording(path: str | Path) -> Recording:
-    """Read a recording; raises RecordingError with one line for the user when it cannot be read safely."""
+    """Read a recording (a session a save did not finish, as far as it got: `torn`); raises RecordingError with one
+    line for the user when it cannot be read safely."""
     path = Path(path)
-    return parse_recording(read_bytes(path), str(path))
+    return parse_recording(mended(read_bytes(path)), str(path))
 
 
 _VCR_HEAD = b"interactions:\n"
@@ -50,7 +52,7 @@ def load_tail(path: str | Path, count: int) -> tuple[Recording, int]:
     last, _last = _last, None
     if last is not None and last[0] == key and key[1] >= 0:
         return last[1]
-    data = read_bytes(path)
+    data = mended(read_bytes(path))
     head, marker, end = _layout(data)
     # (find, count and rfind: a file is cut in milliseconds)
     starts = _starts(data, marker, len(head) - 1, end) if head == _VCR_HEAD else []

@@ -18,6 +18,7 @@ from chatterm.cassette.load import parse_recording
 from chatterm.cassette.model import Recording, RecordingError
 from chatterm.cassette.session_index import SessionIndex, index_session, session_paths
 from chatterm.cassette.session_rows import TITLE, first_item, quick_row, row_of
+from chatterm.cassette.torn import mended
 from chatterm.cassette.vcr_yaml import vcr_item_yaml, write_vcr
 from chatterm.private_files import private_dirs, write_private
 
@@ -36,7 +37,7 @@ def is_archived(path: Path) -> bool:
 def retitle(path: Path, title: str) -> str:
     """Give a session a name (an empty one gives it back its first prompt); returns the title the list now shows.
     Raises RecordingError or OSError with a message for the user."""
-    data = read_bytes(path)
+    data = mended(read_bytes(path))
     named = _named(data, " ".join(title.split()), path.name)
     times = os.stat(path)
     write_private(path, named)

@@ -23,6 +23,7 @@ from chatterm.cassette.dataio import load_yaml, read_bytes
 from chatterm.cassette.exchange import RETRIED, told_by_address, turn_count
 from chatterm.cassette.load import parse_recording
 from chatterm.cassette.model import Interaction, Recording, RecordingError, Request, Response
+from chatterm.cassette.torn import mended
 from chatterm.cassette.vcr import EXTRA, body_bytes
 
 WHOLE_LIMIT = 1024 * 1024
@@ -87,9 +88,10 @@ def prompt_of(request: Request) -> str | None:
 
 
 def read_row(path: Path, modified: float) -> SessionInfo:
-    """The row of a session file (`modified`: its change time, from the caller's stat)."""
+    """The row of a session file (`modified`: its change time, from the caller's stat); of one a save did not
+    finish, as far as it got (`torn`)."""
     try:
-        data = read_bytes(path)
+        data = mended(read_bytes(path))
         row = quick_row(data, path.name)
         if row is None:
             if len(data) > WHOLE_LIMIT:
