@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
 import inspect
 import re
@@ -96,12 +97,19 @@ def _private_attributes_of(cls: type) -> set[str]:
     names: set[str] = set()
     for base in cls.__mro__[1:]:
         if base.__module__.split(".")[0] in PRIVATE_OWNERS:
-            try:
-                source = inspect.getsource(base)
-            except (OSError, TypeError):
-                continue
-            names |= set(re.findall(r"self\.(_[a-z]\w*)", source)) | set(re.findall(r"def (_[a-z]\w*)", source))
+            names |= _private_names_in(base)
     return names
+
+
+@functools.cache
+def _private_names_in(base: type) -> frozenset[str]:
+    """The private attributes and methods one class of Textual's or Rich's uses (read once: every widget shares
+    Widget's and DOMNode's, whose source is long)."""
+    try:
+        source = inspect.getsource(base)
+    except (OSError, TypeError):
+        return frozenset()
+    return frozenset(re.findall(r"self\.(_[a-z]\w*)", source)) | frozenset(re.findall(r"def (_[a-z]\w*)", source))
 
 
 _APP_AND_SCREEN_PRIVATE = _private_attributes_of(type("AnyApp", (App,), {})) | _private_attributes_of(

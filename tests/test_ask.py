@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import select
 import subprocess
 import sys
 import time
@@ -14,8 +15,9 @@ import pytest
 
 from chatterm.cassette.load import load_recording
 from chatterm.cassette.summary import summarize
-from tests.conftest import SEEDS, TEST_KEY, assert_one_line_error, run_chatterm, sse_capture
+from tests.conftest import SEEDS, TEST_KEY, LoopThread, assert_one_line_error, run_chatterm, sse_capture
 from tests.faultserver import ANSWER, PARTIAL
+from tests.scripted import HeldServer
 
 
 def ask(base_url: str, *extra: str, prompt: str = "hi", key: bool = True) -> Any:
@@ -97,24 +99,30 @@ def test_record_writes_a_cassette_without_the_key(fault_server: Any, tmp_path: P
     assert turn["request"]["messages"] == [{"role": "user", "content": "hi"}]
 
 
-def test_first_token_appears_while_the_stream_runs(fault_server: Any) -> None:
-    """With a paced server, the first word is on stdout long before the last one is sent."""
-    fault_server.gap = 0.4
+def test_first_token_appears_while_the_stream_runs(loop_thread: LoopThread) -> None:
+    """The first word is on stdout while the server holds back the rest of the answer."""
+    server = HeldServer()
+    server.answers = [server.held(ANSWER, 5)]
+    loop_thread.run(server.start())
     process = subprocess.Popen(
-        [sys.executable, "-m", "chatterm", "ask", "--base-url", fault_server.url("paced"), "hi"],
+        [sys.executable, "-m", "chatterm", "ask", "--base-url", server.url, "--model", "scripted", "hi"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         stdin=subprocess.DEVNULL,
         env=dict(os.environ),
     )
-    assert process.stdout is not None
-    first = os.read(process.stdout.fileno(), 5)
-    assert first == b"Hello"
-    still_running = process.poll() is None
+    try:
+        assert process.stdout is not None
+        shown, _, _ = select.select([process.stdout], [], [], 30)
+        assert shown, "the first token did not come while the rest of the answer was held back"
+        first = os.read(process.stdout.fileno(), 5)
+        assert first == b"Hello"
+    finally:
+        loop_thread.loop.call_soon_threadsafe(server.go_on.set)
     rest = process.stdout.read()
     process.wait(30)
-    assert still_running, "the first token arrived only after the whole answer"
     assert (first + rest).decode() == ANSWER
+    loop_thread.run(server.stop())
 
 
 def test_terminal_escapes_are_neutralised_only_on_a_terminal(

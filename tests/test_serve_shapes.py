@@ -219,7 +219,7 @@ def arrivals(base_url: str) -> list[tuple[float, str]]:
 
 
 def test_a_translated_answer_keeps_the_recorded_pace(tmp_path: Path, served: Callable[..., Served]) -> None:
-    gap = 0.2
+    gap = 0.1
     events = [piece.decode() for piece in shapes.anthropic(WORDS)]
     path = cassette(tmp_path / "paced.yaml", events, gap=gap)
     first_word = 3  # (message_start, content_block_start, then the words)

@@ -51,6 +51,25 @@ async def send(pilot: Pilot[None], app: ChatApp, text: str) -> None:
     await pilot.press("enter")
 
 
+async def run_command(pilot: Pilot[None], app: ChatApp, query: str) -> None:
+    """Run the command the palette offers first for `query`, once that is one that names it. The query goes into the
+    palette's search at once: typed a key at a time, each key would start a search of every command anew."""
+    from textual.command import Command, CommandInput, CommandList, CommandPalette
+
+    await pilot.press("ctrl+p")
+    await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette))
+    app.screen.query_one(CommandInput).value = query
+    found = app.screen.query_one(CommandList)
+
+    def offered() -> bool:
+        option = found.get_option_at_index(found.highlighted) if found.highlighted is not None else None
+        return isinstance(option, Command) and query.lower() in (option.hit.text or "").lower()
+
+    await wait_for(pilot, offered)
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: not isinstance(app.screen, CommandPalette))
+
+
 def shown_text(svg: str) -> str:
     """The text of a screenshot (`App.export_screenshot`), for asserting what the screen shows."""
     return html.unescape(re.sub(r"<[^>]+>", "", svg)).replace("\xa0", " ")

@@ -23,7 +23,7 @@ from chatterm.ui.screens.profiles import ProfileScreen
 from chatterm.ui.screens.sessions import SessionsScreen
 from tests.conftest import SEEDS, sse_capture
 from tests.faultserver import ANSWER, MARKDOWN_ANSWER, PARTIAL, FaultServer
-from tests.ui.helpers import app_for, send, wait_for
+from tests.ui.helpers import app_for, run_command, send, wait_for
 
 
 def saved_turns(app: ChatApp) -> list[dict[str, Any]]:
@@ -279,15 +279,9 @@ async def test_demo_profile_first_run() -> None:
 
 
 async def test_palette_offers_the_chat_commands(faults: FaultServer) -> None:
-    from textual.command import CommandPalette
-
     app = app_for(faults.url("think"))
     async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.press("ctrl+p")
-        await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette))
-        await pilot.press(*"replay speed: 4x")
-        await pilot.pause(0.3)
-        await pilot.press("enter")
+        await run_command(pilot, app, "replay speed: 4x")
         await wait_for(pilot, lambda: app.replay_speed == "4x")
         await send(pilot, app, "code please")
         await wait_for(pilot, lambda: bool(app.chat_screen.messages()) and app.chat_screen.messages()[-1].finished)

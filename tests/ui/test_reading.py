@@ -12,7 +12,7 @@ from chatterm.ui.app import ChatApp
 from chatterm.ui.markdown.view import MarkdownView
 from chatterm.ui.widgets.messages import AssistantMessage
 from tests.scripted import ScriptedServer, sse_script
-from tests.ui.helpers import app_for, send, wait_for
+from tests.ui.helpers import app_for, run_command, send, wait_for
 
 
 @pytest.fixture
@@ -79,18 +79,6 @@ async def test_a_drag_over_the_reasoning_copies_exactly_that(scripted: ScriptedS
         assert app.clipboard == "I weigh"
 
 
-async def palette(pilot: Pilot[None], app: ChatApp, query: str) -> None:
-    """Run the command palette's best match for `query`."""
-    from textual.command import CommandPalette
-
-    await pilot.press("ctrl+p")
-    await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette))
-    await pilot.press(*query)
-    await pilot.pause(0.3)
-    await pilot.press("enter")
-    await wait_for(pilot, lambda: not isinstance(app.screen, CommandPalette))
-
-
 FIRST = "Two ways:\n\n```python\nprint('one')\n```\n\n1. Or:\n\n   ```bash\n   echo two\n   ```\n"
 SECOND = "A third:\n\n```\nthree()\n```\n"
 
@@ -103,12 +91,12 @@ async def test_any_message_can_be_copied_from_the_palette(scripted: ScriptedServ
     async with app.run_test(size=(100, 30)) as pilot:
         await answered(pilot, app, "first prompt")
         await answered(pilot, app, "second prompt")
-        await palette(pilot, app, "copy message")
+        await run_command(pilot, app, "copy message")
         await wait_for(pilot, lambda: isinstance(app.screen, PickScreen))
         await pilot.press("down", "down", "enter")  # newest first: the second answer, its prompt, the first answer
         await wait_for(pilot, lambda: not isinstance(app.screen, PickScreen))
         assert app.clipboard == "The first answer."
-        await palette(pilot, app, "copy message")
+        await run_command(pilot, app, "copy message")
         await wait_for(pilot, lambda: isinstance(app.screen, PickScreen))
         await pilot.press("down", "enter")
         await wait_for(pilot, lambda: not isinstance(app.screen, PickScreen))
@@ -132,9 +120,9 @@ async def test_code_blocks_show_numbers_on_through_the_conversation_and_any_is_c
         assert second.markdown.code_base == 2
         assert "[1]" not in "".join(line.text for line in first.markdown.lines), "drawn over the lines, not in them"
 
-        await palette(pilot, app, "copy code block 2")
+        await run_command(pilot, app, "copy code block 2")
         assert app.clipboard == "echo two\n"
-        await palette(pilot, app, "copy code block…")
+        await run_command(pilot, app, "copy code block…")
         await wait_for(pilot, lambda: isinstance(app.screen, PickScreen))
         await pilot.press("down", "down", "enter")  # newest first
         await wait_for(pilot, lambda: not isinstance(app.screen, PickScreen))

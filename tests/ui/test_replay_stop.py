@@ -7,7 +7,6 @@ import json
 from pathlib import Path
 
 import pytest
-from textual.command import CommandPalette
 from textual.pilot import Pilot
 
 from chatterm import locations
@@ -18,7 +17,7 @@ from chatterm.settings.remembered import load_state
 from chatterm.ui.app import ChatApp
 from chatterm.ui.screens.sessions import SessionsScreen
 from tests.faultserver import FaultServer
-from tests.ui.helpers import app_for, send, wait_for
+from tests.ui.helpers import app_for, run_command, send, wait_for
 
 GAP = 60.0
 """Seconds between the two halves of each recorded answer: a paced replay is never done within a test."""
@@ -135,20 +134,11 @@ async def test_a_session_from_the_list_opens_at_once(faults: FaultServer) -> Non
         assert [m.answer for m in app.chat_screen.messages()] == [f"answer {n} begins and ends" for n in range(2)]
 
 
-async def choose_in_palette(pilot: Pilot[None], app: ChatApp, command: str) -> None:
-    await pilot.press("ctrl+p")
-    await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette))
-    await pilot.press(*command)
-    await pilot.pause(0.3)
-    await pilot.press("enter")
-    await wait_for(pilot, lambda: not isinstance(app.screen, CommandPalette))
-
-
 async def test_the_replay_speed_chosen_is_remembered_and_escape_ends_the_pace(faults: FaultServer) -> None:
     saved_session(2)
     first = app_for(faults.url("ok"))
     async with first.run_test(size=(110, 36)) as pilot:
-        await choose_in_palette(pilot, first, "replay speed: 2x")
+        await run_command(pilot, first, "replay speed: 2x")
         await wait_for(pilot, lambda: first.replay_speed == "2x")
     assert load_state().get("replay_speed") == "2x"
     app = app_for(faults.url("ok"))

@@ -18,8 +18,7 @@ from chatterm.ui.screens.chat import OPENED_TURNS
 from chatterm.ui.screens.copying import PickScreen
 from chatterm.ui.widgets.earlier import LoadEarlier
 from tests.test_show_tools import responses_recording
-from tests.ui.helpers import app_for, settled, wait_for
-from tests.ui.test_reading import palette
+from tests.ui.helpers import app_for, run_command, settled, wait_for
 from tests.ui.test_tools import ANTHROPIC, PARALLEL, calls, prompts, replayed
 
 ARGUMENTS = ["```json", "{", '  "a": 2,', '  "b": 3', "}", "```"]
@@ -71,7 +70,7 @@ async def test_a_copied_answer_holds_its_calls_and_their_results() -> None:
     app = app_for(replay=load_recording(PARALLEL), speed="instant", save_sessions=False)
     async with app.run_test(size=(100, 40)) as pilot:
         await replayed(pilot, app)
-        await palette(pilot, app, "copy message")
+        await run_command(pilot, app, "copy message")
         await wait_for(pilot, lambda: isinstance(app.screen, PickScreen))
         await pilot.press("down", "enter")  # newest first: the last answer, then the one that made the calls
         await wait_for(pilot, lambda: not isinstance(app.screen, PickScreen))
