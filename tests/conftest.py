@@ -15,7 +15,7 @@ import os
 import subprocess
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,6 +27,7 @@ from hypothesis import settings
 from keyring.backend import KeyringBackend
 
 from chatterm.settings.presets import PRESETS
+from tests.scripted import ScriptedServer
 
 # Every app in the suite draws in truecolor, as the SVG snapshots do: Rich keeps a style's escape codes from the
 # first console that draws it, so apps of two colour systems in one run would share codes meant for the other.
@@ -285,3 +286,12 @@ def assert_one_line_error(result: Result) -> None:
     lines = [line for line in result.stderr.splitlines() if line.strip()]
     assert lines, "expected an error message on stderr"
     assert lines[-1].startswith("chatterm: "), result.stderr
+
+
+@pytest.fixture
+async def scripted() -> AsyncIterator[ScriptedServer]:
+    """A loopback server answering each request with the next script it is given (`tests/scripted.py`)."""
+    server = ScriptedServer()
+    await server.start()
+    yield server
+    await server.stop()

@@ -136,3 +136,11 @@ class HeldServer(ScriptedServer):
         first, rest, end = sse_script(answer, answer_cuts=[cut])
         return [first, (self.go_on, rest[1]), end]
 
+
+def cut_by_length(text: str) -> Script:
+    """An answer that stops at the token limit after `text`."""
+    choices = [{"index": 0, "delta": {"content": text}, "finish_reason": None}]
+    choices.append({"index": 0, "delta": {}, "finish_reason": "length"})
+    events = [{"model": "scripted", "choices": [choice]} for choice in choices]
+    body = b"".join(b"data: " + json.dumps(event).encode() + b"\n\n" for event in events) + b"data: [DONE]\n\n"
+    return [(0.0, body)]

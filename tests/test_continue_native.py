@@ -7,7 +7,6 @@ the session file (`show --json`), and an echo of the partial answer not read twi
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -21,28 +20,11 @@ from chatterm.conversation.continuation import CONTINUE_PROMPT, deepseek_beta
 from chatterm.settings.choice import AD_HOC, Choice, endpoint_for
 from chatterm.settings.config import load_settings
 from chatterm.settings.profile import ProfileSettings
-from tests.scripted import Script, ScriptedServer, sse_script
+from tests.scripted import ScriptedServer, cut_by_length, sse_script
 
 PARTIAL = "The first half"
 REST = " and the rest."
 ASKED = {"role": "user", "content": "go"}
-
-
-@pytest.fixture
-async def scripted() -> AsyncIterator[ScriptedServer]:
-    server = ScriptedServer()
-    await server.start()
-    yield server
-    await server.stop()
-
-
-def cut_by_length(text: str) -> Script:
-    """An answer that stops at the token limit after `text`."""
-    choices = [{"index": 0, "delta": {"content": text}, "finish_reason": None}]
-    choices.append({"index": 0, "delta": {}, "finish_reason": "length"})
-    events = [{"model": "scripted", "choices": [choice]} for choice in choices]
-    body = b"".join(b"data: " + json.dumps(event).encode() + b"\n\n" for event in events) + b"data: [DONE]\n\n"
-    return [(0.0, body)]
 
 
 def preset_choice(name: str, url: str, **changes: Any) -> Choice:

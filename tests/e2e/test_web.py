@@ -12,7 +12,6 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -27,14 +26,6 @@ pytestmark = [
 
 ARTEFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 ANSWER = "The **browser** got this answer, streamed a few words at a time, from the loopback server."
-
-
-@pytest.fixture
-async def scripted() -> AsyncIterator[ScriptedServer]:
-    server = ScriptedServer()
-    await server.start()
-    yield server
-    await server.stop()
 
 
 def group_ended(group: int, timeout: float = 10) -> bool:

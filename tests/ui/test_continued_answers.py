@@ -4,7 +4,6 @@ the partial answer and its continuation joined, as the live chat did."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -16,19 +15,11 @@ from chatterm.ui.screens.chat import OPENED_TURNS
 from chatterm.ui.widgets.earlier import LoadEarlier
 from chatterm.ui.widgets.messages import AssistantMessage
 from tests.branching_fake import FakeProvider, answer, fake_session
-from tests.scripted import ScriptedServer, sse_script
-from tests.test_continue_native import cut_by_length, preset_choice
+from tests.scripted import ScriptedServer, cut_by_length, sse_script
+from tests.test_continue_native import preset_choice
 from tests.ui.helpers import app_for, settled, wait_for
 from tests.ui.oracle import screen_text
 from tests.ui.test_tree_keys import answered, select, shown, talk
-
-
-@pytest.fixture
-async def scripted() -> AsyncIterator[ScriptedServer]:
-    server = ScriptedServer()
-    await server.start()
-    yield server
-    await server.stop()
 
 
 async def test_c_on_deepseek_asks_by_prefix_completion_and_shows_one_answer(scripted: ScriptedServer) -> None:

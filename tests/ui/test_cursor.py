@@ -3,7 +3,6 @@ copies the selected message, Escape or typing goes back to the composer."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -20,14 +19,6 @@ from tests.ui.oracle import Oracle, screen_text
 
 MARK = "▌"
 LONG = "\n\n".join(f"Paragraph {n} of a long answer, long enough to fill a few lines of the screen." for n in range(12))
-
-
-@pytest.fixture
-async def scripted() -> AsyncIterator[ScriptedServer]:
-    server = ScriptedServer()
-    await server.start()
-    yield server
-    await server.stop()
 
 
 async def conversation(pilot: Pilot[None], app: ChatApp, *prompts: str) -> list[Widget]:

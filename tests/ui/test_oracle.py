@@ -5,7 +5,7 @@ cases users met, and for what Hypothesis makes up."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -27,14 +27,6 @@ REPLAY_SECONDS = 1.0
 """How long a recording's replay lasts at most (its pace is scaled up to fit): long enough for many frames."""
 
 Steps = Callable[[Pilot[None], ChatApp], Awaitable[None]]
-
-
-@pytest.fixture
-async def scripted() -> AsyncIterator[ScriptedServer]:
-    server = ScriptedServer()
-    await server.start()
-    yield server
-    await server.stop()
 
 
 def answers_done(app: ChatApp, count: int) -> bool:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import pytest
 from textual.pilot import Pilot
 from textual.strip import Strip
@@ -13,14 +11,6 @@ from chatterm.ui.markdown.view import MarkdownView
 from chatterm.ui.widgets.messages import AssistantMessage
 from tests.scripted import ScriptedServer, sse_script
 from tests.ui.helpers import app_for, run_command, send, wait_for
-
-
-@pytest.fixture
-async def scripted() -> AsyncIterator[ScriptedServer]:
-    server = ScriptedServer()
-    await server.start()
-    yield server
-    await server.stop()
 
 
 async def answered(pilot: Pilot[None], app: ChatApp, prompt: str = "q") -> AssistantMessage:

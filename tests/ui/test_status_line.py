@@ -4,7 +4,6 @@ at any width (the least needed left out first, never one cut in the middle)."""
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -42,14 +41,6 @@ def answer(model: str = LONG_MODEL) -> Script:
 def stalled(model: str = LONG_MODEL) -> Script:
     """An answer that starts and then waits far longer than any test: it ends when the user stops it."""
     return [(0.0, event(model, "Partial")), (600.0, b"data: [DONE]\n\n")]
-
-
-@pytest.fixture
-async def scripted() -> AsyncIterator[ScriptedServer]:
-    server = ScriptedServer()
-    await server.start()
-    yield server
-    await server.stop()
 
 
 def status_text(app: ChatApp) -> str:

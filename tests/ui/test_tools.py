@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -28,14 +27,6 @@ LONG_RESULT = CORPUS / "pydai__test_groq__test_tool_use_failed_error.yaml"
 FAST = "40x"
 """A replay speed at which the corpus's tool recordings replay in well under a second (a key of the app's SPEEDS)."""
 SPEEDS.setdefault(FAST, (40.0, False))
-
-
-@pytest.fixture
-async def scripted() -> AsyncIterator[ScriptedServer]:
-    server = ScriptedServer()
-    await server.start()
-    yield server
-    await server.stop()
 
 
 async def replayed(pilot: Pilot[None], app: ChatApp) -> None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -22,26 +21,9 @@ from chatterm.ui.app import ChatApp
 from chatterm.ui.widgets.edit_banner import EditBanner
 from chatterm.ui.widgets.messages import AssistantMessage, UserMessage
 from tests.faultserver import FaultServer
-from tests.scripted import Script, ScriptedServer, sse_script
+from tests.scripted import ScriptedServer, cut_by_length, sse_script
 from tests.ui.helpers import app_for, send, wait_for
 from tests.ui.oracle import screen_text
-
-
-@pytest.fixture
-async def scripted() -> AsyncIterator[ScriptedServer]:
-    server = ScriptedServer()
-    await server.start()
-    yield server
-    await server.stop()
-
-
-def cut_by_length(text: str) -> Script:
-    """An answer that stops at the token limit after `text`."""
-    choices = [{"index": 0, "delta": {"content": text}, "finish_reason": None}]
-    choices.append({"index": 0, "delta": {}, "finish_reason": "length"})
-    events = [{"model": "scripted", "choices": [choice]} for choice in choices]
-    body = b"".join(b"data: " + json.dumps(event).encode() + b"\n\n" for event in events) + b"data: [DONE]\n\n"
-    return [(0.0, body)]
 
 
 def asked(server: ScriptedServer, number: int) -> list[Any]:
