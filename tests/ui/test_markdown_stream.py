@@ -131,6 +131,17 @@ FOUND = {
     "a fence closing inside an item, items after it": ["1) a\n2) `", "``\n   ```\n\n1) b\n2) c\n3) d\n4) e"],
     "items numbered alike, the next one empty a moment": ["* a\n* b\n2) `c` d", " e\n  continued\n2)", " **f** g"],
     "nine items become ten": ["".join(f"{n}. item {n}\n" for n in range(1, 10)), "10. item", " 10\n11. x"],
+    "two items in one piece, the first widening the numbers": [
+        *(f"{n}. item {n}\n" for n in range(1, 8)),
+        "8. item 8\n",
+        "9. item 9\n10. item 10\n",
+        "11. x",
+    ],
+    "two items in one piece, the next one empty a moment": [
+        *(f"{n}. item {n}\n" for n in range(1, 9)),
+        "9. item 9\n10. ",
+        "item 10\n11. x",
+    ],
 }
 
 

@@ -160,14 +160,15 @@ def last_item(text: str) -> int:
     return offset
 
 
-def widens_numbers(item: str, later: int = 0) -> bool:
-    """Whether an ordered list gets wider numbers with `item` (or with the item `later` items after it): Rich pads
-    every number to that of the item after the last, so 9 items starting at 1 are as wide as 10."""
+def widens_numbers(item: str, later: int) -> bool:
+    """Whether an ordered list's numbers get wider when `later` items follow `item`, its last so far: Rich pads
+    every number to that of the item after the last, so 9 items starting at 1 are as wide as 10. One append may
+    bring several items, and any of them may be the one that widens."""
     marker = ITEM_START.match(item)
     if marker is None or not marker.group(1)[0].isdigit():
         return False
-    number = int(marker.group(1)[:-1]) + later
-    return len(str(number + 1)) != len(str(number))
+    number = int(marker.group(1)[:-1])
+    return len(str(number + 1)) != len(str(number + later + 1))
 
 
 def item_starts(tokens: list[Token]) -> list[int]:

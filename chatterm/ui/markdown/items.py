@@ -55,9 +55,10 @@ class LastItem:
                 return lines
             if len(items) > 1:  # (the next item has started: drawn alone once it has text)
                 following = offset + line_offset(tail[offset:], items[-1])
+                later = len(items) - 1
                 if ITEM_START.match(tail, following):
-                    return self._next(tail, start, following) or self._check(tail, start, following, after)
-                if not widens_numbers(tail[offset:], later=1):  # (drawn as nothing yet: with the item before)
+                    return self._next(tail, start, following, later) or self._check(tail, start, following, after)
+                if not widens_numbers(tail[offset:], later):  # (drawn as nothing yet: with the item before)
                     return self._with_kept(item)
         elif (offset := last_item(tail)) and (start, offset) != self.at:
             return self._check(tail, start, offset, after)
@@ -101,11 +102,11 @@ class LastItem:
             self.kept = (Drawn(whole[:cut], whole.blank[:cut], whole.after), drop)
         return whole
 
-    def _next(self, tail: str, start: int, offset: int) -> Drawn | None:
-        """The tail's lines when its last item, at `offset`, follows the item drawn alone, drawn alone in turn (None:
-        check the whole)."""
+    def _next(self, tail: str, start: int, offset: int, later: int) -> Drawn | None:
+        """The tail's lines when its last item, at `offset`, follows the item drawn alone (`later` items after it),
+        drawn alone in turn (None: check the whole)."""
         (_, previous), kept = self.at, self.kept
-        if kept is None or widens_numbers(tail[offset:]) or "![" in tail[previous:]:
+        if kept is None or widens_numbers(tail[previous:], later) or "![" in tail[previous:]:
             return None
         head, drop = kept
         pair = self.parse(tail[previous:])
