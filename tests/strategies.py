@@ -199,7 +199,7 @@ def list_block(draw: st.DrawFn, inner: st.SearchStrategy[str]) -> str:
     """A list: bullets or numbers (some about to gain a digit; counted on, all the same, or any), items holding
     blocks (continued after a blank line, nested lists, code), task items, tight or loose."""
     ordered = draw(st.booleans())
-    start = draw(st.sampled_from([1, 1, 8, 9, 98, 99, 0]))
+    start = draw(st.sampled_from([1, 1, 7, 8, 9, 97, 98, 99, 0]))
     bullet = draw(st.sampled_from("-*+"))
     delimiter = draw(st.sampled_from(".)"))
     numbering = draw(st.sampled_from(["counted", "counted", "all the same", "any"]))
