@@ -306,6 +306,12 @@ def main() -> int:
         "",
         "<= 100 ms",
     )
+    add(
+        f"{branched_turns} turns, branch switch: longest hold of the event loop",
+        f"{switched['held'] * 1000:.0f} ms",
+        "",
+        "",
+    )
     saved_turns = 2000 if not args.quick else 200
     saving = save_while_streaming(saved_turns)
     add(

@@ -122,17 +122,20 @@ def write_deep_branches(path: Path, turns: int) -> None:
     path.write_bytes(render(Recording("vcr", interactions)))
 
 
-async def _switches(path: Path, count: int) -> list[float]:
+async def _switches(path: Path, count: int) -> list[dict[str, float]]:
     """Open `path` at once, put every turn on screen, select the second answer, and time `count` switches there
-    (Left and Right in turn): from the key to the frame after the branch is drawn."""
+    (Left and Right in turn): from the key to the frame that shows the switched answer, and the longest the event
+    loop was held from the key until the app is idle again (a key waits that long)."""
+    import asyncio
+
     from chatterm.settings.choice import choose
     from chatterm.settings.config import load_settings
     from chatterm.ui.app import ChatApp
-    from chatterm.ui.screens import earlier_turns
+    from chatterm.ui.screens import below, earlier_turns
 
     settings = load_settings()
     app = ChatApp(settings, choose(settings), replay=path, speed="instant", save_sessions=False)
-    times: list[float] = []
+    times: list[dict[str, float]] = []
     async with app.run_test(size=(160, 50)) as pilot:
         screen = app.chat_screen
 
@@ -148,23 +151,46 @@ async def _switches(path: Path, count: int) -> list[float]:
         while await earlier_turns.load(screen):
             pass
         await pilot.pause()
+        watch: dict[str, Any] = {"armed": False, "before": None, "shown": 0.0, "held": 0.0}
+        display = app._display
+
+        def drawing(drawn_screen: Any, renderable: Any) -> None:
+            display(drawn_screen, renderable)
+            if watch["armed"] and drawn_screen is screen and screen.messages()[1].branch != watch["before"]:
+                watch.update(armed=False, shown=time.perf_counter())
+
+        app._display = drawing  # type: ignore[method-assign,assignment]
         view = screen.conversation_view
         for number in range(count):
             answer = screen.messages()[1]
             view.focus()
             view.select(answer)
             await pilot.pause()
-            before = answer.branch
+            watch.update(armed=True, before=answer.branch, held=0.0)
+            watcher = asyncio.create_task(_held(watch))
             started = time.perf_counter()
             await pilot.press("left" if number % 2 == 0 else "right")
-            await until(lambda: screen.messages()[1].branch not in (None, before) and not screen.busy)  # noqa: B023
+            await until(lambda: not watch["armed"] and below.later(screen) is not None)
             await pilot.pause()
-            times.append(time.perf_counter() - started)
+            watcher.cancel()
+            times.append({"frame": watch["shown"] - started, "held": watch["held"]})
     return times
 
 
+async def _held(watch: dict[str, Any], step: float = 0.005) -> None:
+    """Note in `watch["held"]` the longest the event loop went past a `step` it was asked to wake after."""
+    import asyncio
+
+    last = time.perf_counter()
+    while True:
+        await asyncio.sleep(step)
+        now = time.perf_counter()
+        watch["held"], last = max(watch["held"], now - last - step), now
+
+
 def switch_redraw(turns: int = 500, count: int = 6) -> dict[str, float]:
-    """Median and longest of `count` branch switches at the second turn of a session of two `turns`-turn branches."""
+    """Branch switches at the second turn of a session of two `turns`-turn branches: the median and longest time to
+    the frame that shows the switch, and the longest hold of the event loop."""
     import asyncio
     import os
 
@@ -173,7 +199,13 @@ def switch_redraw(turns: int = 500, count: int = 6) -> dict[str, float]:
     path = Path(home) / "deep.yaml"
     write_deep_branches(path, turns)
     times = asyncio.run(_switches(path, count))
-    return {"median": statistics.median(times), "max": max(times), "turns": turns}
+    frames = [each["frame"] for each in times]
+    return {
+        "median": statistics.median(frames),
+        "max": max(frames),
+        "held": max(each["held"] for each in times),
+        "turns": turns,
+    }
 
 
 def _written(thread_id: int | None) -> int:

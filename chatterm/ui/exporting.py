@@ -18,7 +18,9 @@ NOTHING = "Nothing to export yet."
 
 
 def export_branch(app: ChatApp) -> None:
-    turns = app.chat_screen.turns
+    from chatterm.ui.screens.below import whole_turns
+
+    turns = whole_turns(app.chat_screen)
     if not turns:
         notify(app, NOTHING, severity="warning")
         return

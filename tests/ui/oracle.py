@@ -20,6 +20,7 @@ difference is reported with the differing rows.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,12 +31,14 @@ from textual._compositor import Compositor, CompositorUpdate  # (the oracle comp
 from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 from textual.widget import Widget
-from textual.widgets import Collapsible
+from textual.widgets import Button, Collapsible
 
 from chatterm.terminal_text import neutralize
 from chatterm.ui.app import ChatApp
 from chatterm.ui.markdown.text import TextView
 from chatterm.ui.markdown.view import MarkdownView
+from chatterm.ui.widgets.earlier import LoadEarlier
+from chatterm.ui.widgets.later import LoadLater
 from chatterm.ui.widgets.messages import AssistantMessage, InfoMessage, ReasoningPane, UserMessage
 from chatterm.ui.widgets.tools import ToolCallBlock, ToolCalls, shown_arguments
 from tests.ui.helpers import app_for, one_render
@@ -388,6 +391,8 @@ def ending(oracle: Oracle) -> Ending:
             items.append(Prompt(child.text, child.branch))
         elif isinstance(child, InfoMessage):
             items.append(("info", child.text))
+        elif isinstance(child, (LoadEarlier, LoadLater)):
+            items.append((type(child).__name__, str(child.label)))
         elif isinstance(child, AssistantMessage):
             answer, reasoning = received(child)
             pane = child.reasoning_pane
@@ -421,6 +426,10 @@ def ending(oracle: Oracle) -> Ending:
     )
 
 
+CONTROLS: dict[str, Callable[[], Button]] = {"LoadEarlier": LoadEarlier, "LoadLater": lambda: LoadLater([])}
+"""The controls a conversation may hold, by name: drawn with the label they ended with."""
+
+
 async def _draw(pilot: Any, app: ChatApp, end: Ending) -> pyte.Screen:
     view = app.chat_screen.conversation_view
     widgets: list[Any] = []
@@ -439,6 +448,10 @@ async def _draw(pilot: Any, app: ChatApp, end: Ending) -> pyte.Screen:
             prompt = UserMessage(item.text)
             prompt.show_branch(item.branch)
             widgets.append(prompt)
+        elif item[0] in CONTROLS:
+            control = CONTROLS[item[0]]()
+            control.label = item[1]
+            widgets.append(control)
         else:
             widgets.append(InfoMessage(item[1]))
     await view.mount_all(widgets)

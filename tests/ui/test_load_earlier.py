@@ -6,8 +6,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from chatterm.ui.screens.below import WINDOW
 from chatterm.ui.screens.chat import OPENED_TURNS
 from chatterm.ui.widgets.earlier import LoadEarlier
+from chatterm.ui.widgets.later import LoadLater
 from tests.ui.helpers import app_for, settled, shown_text, wait_for
 from tests.ui.test_app import long_session
 
@@ -115,4 +117,7 @@ async def test_turns_loaded_earlier_show_their_branches_and_switch_there(tmp_pat
         await pilot.press("left")
         await wait_for(pilot, lambda: screen.messages()[1].answer == "answer 1" and not screen.busy)
         assert screen.messages()[1].branch == (1, 2)
-        assert screen.messages()[-1].answer == f"answer {total - 1}", "the branch below follows"
+        assert screen.messages()[-1].answer == f"answer {WINDOW}", "a window of the branch below follows"
+        await pilot.press("end", "down")
+        await wait_for(pilot, lambda: screen.messages()[-1].answer == f"answer {total - 1}")
+        assert not screen.query(LoadLater), "and the rest, from the control at its end"

@@ -1,16 +1,14 @@
-"""The conversation tree on the chat screen: which turn each message shows, the `‹ 2/3 ›` markers, and the active
-branch drawn again below a turn.
+"""The conversation tree on the chat screen: which turn each message shows, and the `‹ 2/3 ›` markers.
 
 Each prompt and answer on screen knows the turn of the session's tree it shows (`turn`: the id of the exchange that
-asked). A live answer learns it when it ends (`answered`), a drawn one when it is drawn (`draw_below`); the messages
-of an opened recording, shown before its tree was read, get theirs from their place (`tag`): they are the active
-branch's last turns, in order (a continued answer is one).
+asked). A live answer learns it when it ends (`answered`), a drawn one when it is drawn (`below.draw_below`); the
+messages of an opened recording, shown before its tree was read, get theirs from their place (`tag`): they are the
+active branch's last turns, in order (a continued answer is one).
 
 A turn with siblings says which of them it is: its prompt counts the prompts they asked (an edited prompt is another),
 its answer the siblings that asked the same prompt (a regenerated answer is another); Left/Right on either move
-between those (`alternatives`). Switching branch, editing, regenerating and continuing
-change the conversation from one turn down: what is above it stays on screen, what is below is taken off (`cut`) and
-the branch's turns drawn in its place, in one batch of updates (one frame).
+between those (`alternatives`). Switching branch, editing, regenerating and continuing change the conversation from
+one turn down (`below`).
 """
 
 from __future__ import annotations
@@ -18,12 +16,8 @@ from __future__ import annotations
 import itertools
 from typing import TYPE_CHECKING
 
-from textual.widget import Widget
-
 from chatterm.conversation.tree import ConversationTree, Turn
-from chatterm.ui.widgets.earlier import LoadEarlier
 from chatterm.ui.widgets.messages import AssistantMessage, UserMessage
-from chatterm.ui.widgets.tools import ToolCallBlock
 
 if TYPE_CHECKING:
     from chatterm.chat.session import ChatSession
@@ -129,82 +123,3 @@ def mark(screen: ChatScreen) -> None:
             child.show_branch(None)
     for (turn_id, of_prompt), message in last.items():
         message.show_branch(place_among(session, turn_id, of_prompt))
-
-
-async def cut(screen: ChatScreen, turn: Turn) -> None:
-    """Take `turn` and everything below it off the screen (and out of the screen's turns, for export)."""
-    session = screen.session
-    assert session is not None
-    tree = session.tree
-    above = tree.turns(turn.id)[:-1]
-    children = list(screen.conversation_view.children)
-    last = above[-1].id if above else None
-    ends = [n for n, child in enumerate(children) if isinstance(child, AssistantMessage) and child.turn == last]
-    if last is None:
-        ends = []
-    if ends:
-        start = ends[-1] + 1
-    else:  # (the first turn on screen: the control that loads earlier turns stays)
-        start = next((n + 1 for n, child in enumerate(children) if isinstance(child, LoadEarlier)), 0)
-    await screen.conversation_view.remove_children(children[start:])
-    del screen.turns[len(above) :]
-
-
-def calls_above(screen: ChatScreen) -> list[ToolCallBlock]:
-    """The tool calls of the last answer on screen: a turn drawn after it puts its results under them."""
-    answers = [child for child in screen.conversation_view.children if isinstance(child, AssistantMessage)]
-    return answers[-1].tools.blocks if answers else []
-
-
-async def show_results(blocks: list[ToolCallBlock]) -> None:
-    """Mount the results a turn drawn below put under calls on screen."""
-    for block in blocks:
-        await block.show_results()
-
-
-def opening(screen: ChatScreen, turn: Turn, calls: list[ToolCallBlock]) -> list[Widget]:
-    """The widgets `turn` opens with (its prompt; its tool results go under `calls`, those of the answer above it, see
-    `recorded.opening`), knowing their turn; the turn joins the screen's turns."""
-    from chatterm.cassette.transcript import opened_turn  # (when used: the HTTP stack comes after the first frame)
-    from chatterm.ui.screens import recorded
-
-    session = screen.session
-    assert session is not None
-    above = session.tree.turns(turn.id)[:-1]
-    earlier = recorded.messages_of(session.exchange(above[-1].id)) if above else []
-    shown = opened_turn(session.exchange(turn.id), earlier)
-    shown.prompt = session.prompt_of(turn)
-    widgets = recorded.opening(shown, calls)
-    for widget in widgets:
-        if isinstance(widget, UserMessage):
-            widget.turn = turn.id
-    screen.turns.append(shown)
-    return widgets
-
-
-async def draw_below(screen: ChatScreen, turn: Turn) -> None:
-    """Draw the active branch from `turn` (on it) down, after what is on screen."""
-    from chatterm.cassette.transcript import answered as with_answer
-    from chatterm.ui.screens import recorded
-
-    session = screen.session
-    assert session is not None
-    turns = session.tree.turns()
-    widgets: list[Widget] = []
-    answers: list[AssistantMessage] = []
-    on_screen = calls = calls_above(screen)
-    for shown in turns[depth(session.tree, turn) :]:
-        widgets += opening(screen, shown, calls)
-        reply = session.answer_of(shown)
-        ended = with_answer(screen.turns[-1], reply)
-        message = recorded.recorded_answer(ended, screen.show_reasoning)
-        message.turn = shown.id
-        message.preset = (ended.notice, reply.usage.reasoning_tokens if reply.usage else None)
-        widgets.append(message)
-        answers.append(message)
-        calls = message.tools.blocks
-    await screen.conversation_view.mount_all(widgets)
-    await show_results(on_screen)
-    for message in answers:
-        notice, reasoning_tokens = message.preset
-        await message.finish(notice=notice, reasoning_tokens=reasoning_tokens)

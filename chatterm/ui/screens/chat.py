@@ -23,7 +23,7 @@ from chatterm.ui.plain import notify
 from chatterm.ui.render.compositor import RowCompositor
 from chatterm.ui.render.footer import footer
 from chatterm.ui.render.widgets import install_compositor
-from chatterm.ui.screens import branches, copying, earlier_turns, message_keys, tree_keys
+from chatterm.ui.screens import below, branches, copying, earlier_turns, message_keys, tree_keys
 from chatterm.ui.screens.earlier_turns import OPENED_TURNS as OPENED_TURNS  # (where the app and tests read it)
 from chatterm.ui.screens.recorded import export_turns, opening
 from chatterm.ui.screens.replaying import pace, show_at_once
@@ -31,6 +31,7 @@ from chatterm.ui.widgets.composer import Composer
 from chatterm.ui.widgets.conversation import ConversationView
 from chatterm.ui.widgets.cursor import MessageCursor
 from chatterm.ui.widgets.earlier import LoadEarlier
+from chatterm.ui.widgets.later import LoadLater
 from chatterm.ui.widgets.messages import AssistantMessage, InfoMessage, UserMessage
 from chatterm.ui.widgets.queued import QueuedPrompt
 from chatterm.ui.widgets.status import StatusLine
@@ -184,6 +185,7 @@ class ChatScreen(Screen[None]):
         if self._history is not None:  # a long session still loading: the history must be whole first
             await self._history
             self._history = None
+        await below.to_end(self)  # (a branch switched to high up: the prompt goes under its last turn)
         if self.busy or self.queued.text is not None:
             self._hold(text)
             return
@@ -343,9 +345,14 @@ class ChatScreen(Screen[None]):
     async def on_button_pressed(self, event: LoadEarlier.Pressed) -> None:
         if event.button is self._load_earlier:
             await earlier_turns.clicked(self)
+        elif isinstance(event.button, LoadLater):
+            await below.load_later(self)
 
     async def on_message_cursor_earlier(self, event: MessageCursor.Earlier) -> None:
         await earlier_turns.walk_up(self)
+
+    async def on_message_cursor_later(self, event: MessageCursor.Later) -> None:
+        await below.walk_down(self)
 
     def stop_answer(self) -> str | None:
         """Stop whatever answers (the chat is being left); returns the prompt that was held for after it."""

@@ -64,3 +64,15 @@ async def walk_up(screen: ChatScreen) -> None:
     messages = view.selectable()
     index = messages.index(shown[0]) if shown[0] in messages else 0
     view.select(messages[max(index - 1, 0)])
+
+
+async def hide(screen: ChatScreen, count: int) -> None:
+    """The first `count` turns are not on screen: the control at the top says so, or goes when none is hidden."""
+    screen.hidden_turns = count
+    view = screen.conversation_view
+    if not count:
+        await view.remove_children([widget for widget in (screen._earlier, screen._load_earlier) if widget.parent])
+        return
+    screen._earlier.show(hidden_line(count))
+    if screen._earlier.parent is None:
+        await view.mount_all([screen._earlier, screen._load_earlier], before=0)

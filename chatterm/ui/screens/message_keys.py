@@ -11,7 +11,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from chatterm.ui.plain import notify
-from chatterm.ui.screens import tree_keys
+from chatterm.ui.screens import below, tree_keys
 from chatterm.ui.screens.copying import copy_message
 from chatterm.ui.widgets.cursor import ACTS_ON, Selectable
 from chatterm.ui.widgets.messages import AssistantMessage
@@ -58,6 +58,7 @@ async def from_palette(app: ChatApp, action: str) -> None:
     """An act chosen in the palette: on the selected message when it applies to it, else on the last message on
     screen it applies to."""
     screen = app.chat_screen
+    await below.to_end(screen)
     view = screen.conversation_view
     applies = ACTS_ON[action]
     selected = view.selected

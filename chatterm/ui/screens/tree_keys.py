@@ -2,8 +2,8 @@
 fork, and Ctrl+R (see `message_keys` for how a key reaches its handler here).
 
 Each acts on the turn of the selected message (`branches.turn_of`) through the session's own calls (`edit`,
-`regenerate`, `continue_answer`, `switch_branch`) and changes the screen from that turn down (`branches.cut`, then
-the new answer streams, or `branches.draw_below` draws the branch). None acts while an answer is on its way.
+`regenerate`, `continue_answer`, `switch_branch`) and changes the screen from that turn down (`below.cut`, then
+the new answer streams, or `below.draw_below` draws the branch). None acts while an answer is on its way.
 
 An edit is two steps: `e` puts the prompt into the composer under an `EditBanner`; Enter sends it as a new branch
 (`submit_edit`), Escape cancels (`cancel_edit`): the chat screen asks these first.
@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from chatterm.conversation.tree import Turn
 from chatterm.ui.plain import notify
-from chatterm.ui.screens import branches
+from chatterm.ui.screens import below, branches
 from chatterm.ui.widgets.edit_banner import EditBanner
 from chatterm.ui.widgets.messages import AssistantMessage, UserMessage
 
@@ -103,7 +103,7 @@ async def _send_edit(screen: ChatScreen, turn_id: str, text: str, kept: str) -> 
     screen._sending = True
     try:
         with screen.app.batch_update():
-            await branches.cut(screen, turn)
+            await below.cut(screen, turn)
             session.edit(turn.id, text)
             await screen._add_prompt(text)
             await screen._start_answer()
@@ -125,11 +125,11 @@ async def regenerate(screen: ChatScreen, message: Message) -> None:
 async def _regenerate(screen: ChatScreen, session: ChatSession, turn: Turn) -> None:
     """Turn `turn`'s request asked again, by the profile and model of now: its answer gets a sibling."""
     with screen.app.batch_update():
-        await branches.cut(screen, turn)
+        await below.cut(screen, turn)
         session.regenerate(turn.id)
-        calls = branches.calls_above(screen)
-        await screen.conversation_view.mount_all(branches.opening(screen, turn, calls))
-        await branches.show_results(calls)
+        calls = below.calls_above(screen)
+        await screen.conversation_view.mount_all(below.opening(screen, turn, calls))
+        await below.show_results(calls)
         await screen._start_answer()
     screen.composer.focus()
 
@@ -145,15 +145,15 @@ async def continue_answer(screen: ChatScreen, message: Message) -> None:
         notify(screen, "Nothing to continue: this answer has no text (r asks again).", severity="warning")
         return
     with screen.app.batch_update():
-        await branches.cut(screen, turn)
+        await below.cut(screen, turn)
         session.continue_answer(turn.last)
         answer = AssistantMessage(show_reasoning=screen.show_reasoning)
         if partial.reasoning:
             answer.add_reasoning(partial.reasoning)
         answer.add_answer(partial.content)
-        calls = branches.calls_above(screen)
-        await screen.conversation_view.mount_all([*branches.opening(screen, turn, calls), answer])
-        await branches.show_results(calls)
+        calls = below.calls_above(screen)
+        await screen.conversation_view.mount_all([*below.opening(screen, turn, calls), answer])
+        await below.show_results(calls)
         screen.conversation_view.follow()
         screen._worker = screen._answer(answer)
     screen.composer.focus()
@@ -161,6 +161,7 @@ async def continue_answer(screen: ChatScreen, message: Message) -> None:
 
 async def retry(screen: ChatScreen) -> None:
     """Ctrl+R: after an error or a stop, ask again; otherwise regenerate the last answer."""
+    await below.to_end(screen)
     if screen.busy:
         return
     session = screen.session
@@ -203,9 +204,9 @@ async def _switch(screen: ChatScreen, message: Message, step: int) -> None:
     sibling = among[index]
     view = screen.conversation_view
     with screen.app.batch_update():
-        await branches.cut(screen, turn)
+        await below.cut(screen, turn)
         session.switch_branch(sibling)
-        await branches.draw_below(screen, session.tree.turns(sibling)[-1])
+        await below.draw_below(screen, session.tree.turns(sibling)[-1])
         branches.mark(screen)
         same = [widget for widget in view.selectable() if type(widget) is type(message) and widget.turn == sibling]
         if same:

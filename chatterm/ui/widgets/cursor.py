@@ -3,7 +3,8 @@
 Tab (or Shift+Tab) in the composer moves the focus to the conversation and selects the last message (`enter`); a
 click selects the message under it. Up/Down and k/j move between the messages (the prompts and the answers: an
 answer's reasoning, tool calls and notice are part of it), Home/End go to the first and the last shown; Up on the
-first shown, when earlier turns are not on screen, asks for them (`Earlier`). Escape, Tab or Shift+Tab go back to
+first shown, when earlier turns are not on screen, asks for them (`Earlier`), and Down on the last shown for the
+later ones (`Later`). Escape, Tab or Shift+Tab go back to
 the composer, and so does a printable key no binding takes (it is typed there: the chat screen hands it over).
 
 The conversation is the one focus in it: what is inside a message (a reasoning pane's title, the control that loads
@@ -31,6 +32,7 @@ from textual.message import Message
 from textual.widget import Widget
 
 from chatterm.ui.widgets.earlier import LoadEarlier
+from chatterm.ui.widgets.later import LoadLater
 from chatterm.ui.widgets.measuring import MeasuredLater
 from chatterm.ui.widgets.messages import AssistantMessage, UserMessage
 
@@ -131,6 +133,12 @@ class MessageCursor(MeasuredLater):
 
         cursor: MessageCursor
 
+    @dataclass
+    class Later(Message):
+        """Down on the last message shown while later turns are not on screen: the screen puts them on it."""
+
+        cursor: MessageCursor
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._selected: Selectable | None = None
@@ -203,6 +211,8 @@ class MessageCursor(MeasuredLater):
             self._move_to(len(messages) - 1)
         elif step < 0 and current is messages[0] and self.query_children(LoadEarlier):
             self.post_message(self.Earlier(self))
+        elif step > 0 and current is messages[-1] and self.query_children(LoadLater):
+            self.post_message(self.Later(self))
         else:
             self._move_to(messages.index(current) + step)
 
