@@ -206,6 +206,9 @@ async def test_f_forks_the_branch_up_to_the_selected_answer_into_a_session_of_it
         assert len(load_recording(forked.path).interactions) == 1
         await answered(pilot, app, 1)
         assert [item[:2] for item in shown(app)] == [("user", "one"), ("answer", "One.")]
+        await wait_for(pilot, lambda: "Forked from" in screen_text(app))
+        text = screen_text(app)
+        assert first.path.name in text and "Ctrl+O" in text and "Replay finished" not in text, "nothing was replayed"
         await send(pilot, app, "three")
         await answered(pilot, app, 2)
         assert asked(scripted, 3) == [("user", "one"), ("assistant", "One."), ("user", "three")]

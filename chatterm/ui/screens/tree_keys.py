@@ -231,21 +231,30 @@ def fork(screen: ChatScreen, message: Message) -> None:
         above = tree.turns(turn.id)[:-1]
         upto, prompt = (above[-1].last if above else None), session.prompt_of(turn)
     exchanges = [copy.deepcopy(session.exchange(node)) for node in tree.path(upto)] if upto is not None else []
-    screen.app.run_worker(_fork(screen.app, session.recorder.recording.format, exchanges, prompt), group="fork")
+    origin = session.path.name if session.path is not None else "this chat"
+    fork_of = _fork(screen.app, session.recorder.recording.format, exchanges, prompt, origin)
+    screen.app.run_worker(fork_of, group="fork")
 
 
-async def _fork(app: ChatApp, format: str, exchanges: list[Interaction], prompt: str | None) -> None:
+async def _fork(app: ChatApp, format: str, exchanges: list[Interaction], prompt: str | None, origin: str) -> None:
     from chatterm.cassette.model import Recording
+    from chatterm.ui.widgets.messages import InfoMessage
 
     await app.start_chat(welcome=not exchanges)
     screen = app.chat_screen
+    said = f"Forked from {origin}, which stays as it was (Ctrl+O opens it). Type to go on in this new session."
     if exchanges:
         await screen.replay(Recording(format, exchanges), 1.0, True).wait()
+        ended = screen.conversation_view.children[-1] if screen.conversation_view.children else None
+        if isinstance(ended, InfoMessage):  # (what a replay says at its end: nothing was replayed here)
+            ended.show(said)
+    else:
+        await screen.info(said)
     session = app.session
     if session is not None and exchanges:
         session.save()
     if prompt is not None:
         screen.composer.load_text(prompt)
         screen.composer.move_cursor(screen.composer.document.end)
-    where = f": {session.path.name}" if session is not None and session.path is not None and exchanges else ""
+    where = f" ({session.path.name})" if session is not None and session.path is not None and exchanges else ""
     notify(screen, f"Forked into a new session{where}.")
