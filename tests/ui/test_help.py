@@ -54,6 +54,8 @@ async def test_the_help_lists_keys_by_section_commands_and_files(faults: FaultSe
         assert sections == [*SECTIONS, "Command palette (Ctrl+P)", "Files"]
         for key in readme_keys():
             assert key_label(key) in text, f"{key_label(key)} is in the README's table, not in the help"
+        copy_line = next(line for line in text.splitlines() if "Copy the selected message" in line)
+        assert re.search(r"\by\b", copy_line) and not re.search(r"\bY\b", copy_line), "a letter as typed"
         for name in ("Switch model", "Replay speed: 4x", "Keys/Help", "Retry", "Theme", "Quit"):
             assert name in text
         unfolded = re.sub(r"█\n█", "", text)  # (a test's home is long: its paths are folded over lines)

@@ -33,3 +33,17 @@ async def test_a_replay_titles_the_reasoning_with_the_recorded_thinking_time(spe
         (message,) = app.chat_screen.messages()
         assert message.answer == "The answer."
         assert str(message.reasoning_pane.title) == "Thought for 3.2 s"
+
+
+async def test_an_answer_drawn_by_a_branch_switch_keeps_its_thinking_time() -> None:
+    """A regenerated answer's sibling, drawn again by Left, said "Reasoning" where it had said how long it thought."""
+    (first,), (again,) = thought_for_3_2_seconds().interactions, thought_for_3_2_seconds().interactions
+    first.meta, again.meta = {"id": "1", "parent": None}, {"id": "2", "parent": None}
+    app = app_for(replay=Recording("vcr", [first, again]), speed="instant", save_sessions=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = app.chat_screen
+        await wait_for(pilot, lambda: bool(screen.messages()) and screen.messages()[-1].branch == (2, 2))
+        await pilot.press("tab", "end")
+        await pilot.press("left")
+        await wait_for(pilot, lambda: screen.messages()[-1].branch == (1, 2))
+        assert str(screen.messages()[-1].reasoning_pane.title) == "Thought for 3.2 s"

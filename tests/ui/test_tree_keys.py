@@ -357,3 +357,32 @@ async def test_export_whole_tree_in_the_palette_writes_every_branch_and_ctrl_e_t
         (shown,) = [path for path in exports.iterdir() if path != tree]
         assert "<details" not in shown.read_text() and "One again." in shown.read_text()
         assert "Two." not in shown.read_text(), "Ctrl+E writes the branch shown"
+
+
+def with_usage(script: Any, prompt: int, completion: int) -> Any:
+    """`script` with a usage chunk before its end, as OpenAI sends one with `stream_options.include_usage`."""
+    usage = {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
+    chunk = f"data: {json.dumps({'choices': [], 'usage': usage})}\n\n".encode()
+    return [*script[:-1], (0.0, chunk), script[-1]]
+
+
+async def test_the_status_line_shows_the_usage_of_the_branch_switched_to(scripted: ScriptedServer) -> None:
+    """After a switch the status line went on showing the figures of the answer streamed last, not of the one on
+    screen at the end of the conversation."""
+    scripted.answers = [with_usage(sse_script(text), p, c) for text, p, c in [("One.", 11, 1), ("Two.", 22, 2)]]
+    scripted.answers.append(with_usage(sse_script("One again."), 33, 3))
+    app = app_for(scripted.url)
+    async with app.run_test(size=(120, 24)) as pilot:
+        status = app.chat_screen.status
+        await talk(pilot, app, "one", "two")
+        await select(pilot, app, 1)
+        await pilot.press("r")
+        await answered(pilot, app, 1)
+        assert "prompt 33 · completion 3" in str(status.render())
+        await select(pilot, app, 1)
+        await pilot.press("h")
+        await wait_for(pilot, lambda: len(shown(app)) == 4)
+        await wait_for(pilot, lambda: "prompt 22 · completion 2" in str(status.render()))
+        await pilot.press("right")
+        await wait_for(pilot, lambda: len(shown(app)) == 2)
+        await wait_for(pilot, lambda: "prompt 33 · completion 3" in str(status.render()))

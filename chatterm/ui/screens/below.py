@@ -193,15 +193,20 @@ async def draw_below(screen: ChatScreen, turn: Turn) -> None:
 async def _draw(
     screen: ChatScreen, turns: list[Drawing], calls: list[ToolCallBlock], before: Widget | None = None
 ) -> None:
-    """Mount `turns` (before `before`, else at the end), their first results under `calls`."""
+    """Mount `turns` (before `before`, else at the end), their first results under `calls`; an answer's reasoning
+    says how long the model thought, as recorded."""
+    from chatterm.cassette.timing import thinking_time
     from chatterm.ui.screens import recorded
 
+    session = screen.session
+    assert session is not None
     widgets: list[Widget] = []
     answers: list[tuple[AssistantMessage, ExportTurn, Reply]] = []
     on_screen = calls
     for turn, shown, reply in turns:
         widgets += _opening(shown, turn, calls)
-        message = recorded.recorded_answer(shown, screen.show_reasoning)
+        thinking = thinking_time(session.exchange(turn.id).response) if reply.reasoning else None
+        message = recorded.recorded_answer(shown, screen.show_reasoning, thinking)
         message.turn = turn.id
         widgets.append(message)
         answers.append((message, shown, reply))

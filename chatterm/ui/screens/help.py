@@ -59,7 +59,10 @@ class KeyEntry:
 
 
 def key_label(key: str) -> str:
-    """A key as the README and the help show it: `ctrl+e` is `Ctrl+E`, `f1` is `F1`, `escape` is `Escape`."""
+    """A key as the README and the help show it: `ctrl+e` is `Ctrl+E`, `f1` is `F1`, `escape` is `Escape`; a letter
+    alone is as typed (`y`: a capital would read as Shift+Y)."""
+    if len(key) == 1:
+        return key
     return "+".join(_WORDS.get(part, part.upper() if len(part) == 1 else part.capitalize()) for part in key.split("+"))
 
 

@@ -208,10 +208,20 @@ async def _switch(screen: ChatScreen, message: Message, step: int) -> None:
         session.switch_branch(sibling)
         await below.draw_below(screen, session.tree.turns(sibling)[-1])
         branches.mark(screen)
+        _show_last_answer(screen, session)
         same = [widget for widget in view.selectable() if type(widget) is type(message) and widget.turn == sibling]
         if same:
             view.focus()
             view.select(same[0])
+
+
+def _show_last_answer(screen: ChatScreen, session: ChatSession) -> None:
+    """The status line shows the model and usage of the branch's last answer, the end of the conversation now."""
+    from chatterm.ui.screens.recorded import answered_by
+
+    last = session.tree.turns()[-1]
+    reply = session.answer_of(last)
+    screen.status.show_answer(answered_by(session.exchange(last.last), reply), reply.usage)
 
 
 # -- fork ---------------------------------------------------------------------------------------------------------

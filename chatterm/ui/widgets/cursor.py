@@ -98,7 +98,7 @@ class MessageCursor(MeasuredLater):
 
     BINDINGS = [
         Binding("up,k", "move(-1)", "Up", tooltip="Select the message above (or earlier turns)", group=_MOVE),
-        Binding("down,j", "move(1)", "Down", tooltip="Select the message below", group=_MOVE),
+        Binding("down,j", "move(1)", "Down", tooltip="Select the message below (or later turns)", group=_MOVE),
         Binding("home", "first", "First", show=False, tooltip="Select the first message"),
         Binding("end", "last", "Last", show=False, tooltip="Select the last message"),
         Binding("y", "act('copy')", "Copy", tooltip="Copy the selected message"),
