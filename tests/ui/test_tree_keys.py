@@ -386,3 +386,25 @@ async def test_the_status_line_shows_the_usage_of_the_branch_switched_to(scripte
         await pilot.press("right")
         await wait_for(pilot, lambda: len(shown(app)) == 2)
         await wait_for(pilot, lambda: "prompt 33 · completion 3" in str(status.render()))
+
+
+async def test_a_prompt_keeps_its_marker_while_an_answer_to_it_is_regenerated(scripted: ScriptedServer) -> None:
+    """`r` under an edited prompt: the prompt's `‹ 2/2 ›` went missing until the new answer ended."""
+    slow = sse_script("Slowly, " * 8, answer_cuts=range(8, 64, 8), gaps=[0.15])
+    scripted.answers = [sse_script("One."), sse_script("Edited."), slow]
+    app = app_for(scripted.url)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await talk(pilot, app, "one")
+        screen = app.chat_screen
+        await select(pilot, app, 0)
+        await pilot.press("e")
+        await wait_for(pilot, lambda: screen.composer.text == "one" and screen.composer.has_focus)
+        screen.composer.insert(" more")
+        await pilot.press("enter")
+        await answered(pilot, app, 1)
+        await select(pilot, app, 1)
+        await pilot.press("r")
+        await wait_for(pilot, lambda: screen.streaming and "Slowly" in screen.messages()[-1].answer)
+        assert shown(app)[0] == ("user", "one more", (2, 2)), "the prompt says which of its alternatives it is"
+        await answered(pilot, app, 1)
+        assert shown(app) == [("user", "one more", (2, 2)), ("answer", "Slowly, " * 8, (2, 2))]

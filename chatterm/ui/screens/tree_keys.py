@@ -130,6 +130,7 @@ async def _regenerate(screen: ChatScreen, session: ChatSession, turn: Turn) -> N
         calls = below.calls_above(screen)
         await screen.conversation_view.mount_all(below.opening(screen, turn, calls))
         await below.show_results(calls)
+        branches.mark(screen)  # (the prompt drawn again says which of its alternatives it is)
         await screen._start_answer()
     screen.composer.focus()
 
@@ -154,6 +155,7 @@ async def continue_answer(screen: ChatScreen, message: Message) -> None:
         calls = below.calls_above(screen)
         await screen.conversation_view.mount_all([*below.opening(screen, turn, calls), answer])
         await below.show_results(calls)
+        branches.mark(screen)
         screen.conversation_view.follow()
         screen._worker = screen._answer(answer)
     screen.composer.focus()
