@@ -14,7 +14,8 @@ recording, a chat session), which builds the messages of a branch from it.
 The API a UI uses:
 - `turns()`: the active branch as turns, root first; `branch()`: the same as exchange ids;
 - `siblings(id)`, `position(id)`: the alternatives at a turn and which one it is (`‹ 2/3 ›`);
-- `switch(id)` / `sibling(id, step)`: make another alternative active; the branch below follows;
+- `switch(id)` / `sibling(id, step)`: make another alternative active; the branch below follows; `seen(id)`: which
+  of some alternatives was on the active branch last;
 - `add(node)`: a new exchange, active at once (a send, an edit, a regeneration, a continuation).
 """
 
@@ -62,6 +63,10 @@ class ConversationTree:
         self._children: dict[str | None, list[str]] = {None: []}
         self._chosen: dict[str | None, str] = {}
         """For each node (None: the roots), its child that was last on the active branch."""
+        self._seen: dict[str, int] = {}
+        """When each node was last on the active branch (`_clock` then; absent: never)."""
+        self._clock = 0
+        """Activations so far."""
         self.active: str | None = None
         """The active leaf: the last exchange of the active branch (None while the tree is empty)."""
 
@@ -164,15 +169,23 @@ class ConversationTree:
 
     def _activate(self, leaf: str) -> None:
         parent = self.nodes[leaf].parent
+        self._clock += 1
+        stamp = self._clock
         if parent is not None and parent == self.active:  # the branch grows: above, each node chose its way already
             self._chosen[parent] = self.active = leaf
+            self._seen[leaf] = stamp
             return
         self.active = leaf
         current: str | None = leaf
         while current is not None:
             parent = self.nodes[current].parent
             self._chosen[parent] = current
+            self._seen[current] = stamp
             current = parent
+
+    def seen(self, node_id: str) -> int:
+        """When `node_id` was last on the active branch, as an order (0: never): of alternatives, the one seen last."""
+        return self._seen.get(node_id, 0)
 
     def leaves(self) -> Iterator[str]:
         """Every leaf, depth first, children oldest first: one per branch."""

@@ -408,3 +408,31 @@ async def test_a_prompt_keeps_its_marker_while_an_answer_to_it_is_regenerated(sc
         assert shown(app)[0] == ("user", "one more", (2, 2)), "the prompt says which of its alternatives it is"
         await answered(pilot, app, 1)
         assert shown(app) == [("user", "one more", (2, 2)), ("answer", "Slowly, " * 8, (2, 2))]
+
+
+async def test_switching_prompts_back_brings_the_answer_last_viewed_under_it(scripted: ScriptedServer) -> None:
+    """Under an edited prompt with a regenerated answer, the answer chosen there came back as the newest after a
+    switch to the other prompt and back, not as it was left."""
+    scripted.answers = [sse_script("One."), sse_script("Edited."), sse_script("Edited again.")]
+    app = app_for(scripted.url)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await talk(pilot, app, "one")
+        screen = app.chat_screen
+        await select(pilot, app, 0)
+        await pilot.press("e")
+        await wait_for(pilot, lambda: screen.composer.text == "one" and screen.composer.has_focus)
+        screen.composer.insert(" more")
+        await pilot.press("enter")
+        await answered(pilot, app, 1)
+        await select(pilot, app, 1)
+        await pilot.press("r")
+        await answered(pilot, app, 1)
+        assert shown(app)[1] == ("answer", "Edited again.", (2, 2))
+        await select(pilot, app, 1)
+        await pilot.press("left")
+        await wait_for(pilot, lambda: shown(app)[1] == ("answer", "Edited.", (1, 2)))
+        await pilot.press("up", "left")
+        await wait_for(pilot, lambda: shown(app)[0] == ("user", "one", (1, 2)))
+        await pilot.press("right")
+        await wait_for(pilot, lambda: shown(app)[0] == ("user", "one more", (2, 2)))
+        assert shown(app)[1] == ("answer", "Edited.", (1, 2)), "the answer as it was left"

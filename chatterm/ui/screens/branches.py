@@ -86,8 +86,8 @@ def answered(screen: ChatScreen, message: AssistantMessage) -> None:
 
 def alternatives(session: ChatSession, turn_id: str, of_prompt: bool) -> list[str]:
     """The turns Left/Right move between from turn `turn_id`, oldest first: from its prompt, one per prompt its
-    siblings asked (itself for its own, else the newest that asked it); from its answer, the siblings that asked
-    its prompt (regenerated answers)."""
+    siblings asked (itself for its own, else the one that asked it seen last, or the newest); from its answer, the
+    siblings that asked its prompt (regenerated answers)."""
     siblings = session.tree.siblings(turn_id)
     if len(siblings) == 1:
         return siblings
@@ -95,11 +95,14 @@ def alternatives(session: ChatSession, turn_id: str, of_prompt: bool) -> list[st
     own = prompts[turn_id]
     if not of_prompt:
         return [sibling for sibling in siblings if prompts[sibling] == own]
-    newest: dict[str, str] = {}
+    tree = session.tree
+    chosen: dict[str, str] = {}  # (of the siblings that asked a prompt, the one seen last; else the newest)
     for sibling in siblings:
-        newest[prompts[sibling]] = sibling
-    newest[own] = turn_id
-    return list(newest.values())
+        prompt = prompts[sibling]
+        if prompt not in chosen or tree.seen(sibling) >= tree.seen(chosen[prompt]):
+            chosen[prompt] = sibling
+    chosen[own] = turn_id
+    return list(chosen.values())
 
 
 def place_among(session: ChatSession, turn_id: str, of_prompt: bool) -> tuple[int, int] | None:
