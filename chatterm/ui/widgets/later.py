@@ -8,6 +8,8 @@ from typing import Any
 
 from textual.widgets import Button
 
+from chatterm.ui.plain import plain
+
 
 class LoadLater(Button):
     DEFAULT_CSS = """
@@ -16,14 +18,14 @@ class LoadLater(Button):
     can_focus = False  # (clicked; from the keyboard, Down on the last message shown does the same)
 
     def __init__(self, pending: list[Any]) -> None:
-        super().__init__(label(len(pending)), id="load-later", compact=True)
+        super().__init__(plain(label(len(pending))), id="load-later", compact=True)
         self.pending = pending
         """The turns not on screen yet (`below.Drawing`), first first."""
 
     def shown(self, count: int) -> None:
         """The first `count` pending turns are on screen now."""
         del self.pending[:count]
-        self.label = label(len(self.pending))
+        self.label = plain(label(len(self.pending)))
 
 
 def label(count: int) -> str:
