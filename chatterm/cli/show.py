@@ -2,14 +2,18 @@
 
 It reads the `show --json` document (`chatterm.cassette.summary`), whose turns carry their place in the tree. A
 turn prints the messages its request adds to the turn before it on its branch, then its answer; the continuation of
-a cut-short answer prints under the turn it continues. With `--all`, each branch is headed by its path of turn ids
-("1 > 3 > 4") and prints from where it leaves the branches printed before it.
+a cut-short answer prints under the turn it continues. Turns are numbered along their branch, as the app counts them,
+with their id beside the number where the two differ (`Turn 2 (id 4)`: the id is what `--json` and the branch
+headings name), and a turn with alternatives says which it is as the app does (`prompt 1/2 · answer 2/2`,
+`chatterm.cli.show_marks`). With `--all`, each branch is headed by its number among the branches and its path of turn
+ids ("Branch 2 of 3: turns 1 > 3 > 4") and prints from where it leaves the branches printed before it.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from chatterm.cli.show_marks import marks
 from chatterm.cli.show_turn import answer_lines, request_lines
 from chatterm.conversation.steps import CallMade
 from chatterm.conversation.tree import ConversationTree, Node
@@ -42,9 +46,9 @@ def show_text(name: str, summary: dict[str, Any], skipped: list[str], every_bran
     out += [f"[skipped] {call}" for call in skipped]
     if every_branch:
         printed: set[str] = set()
-        for path in branches:
+        for number, path in enumerate(branches, start=1):
             active = " (active)" if path == tree.branch() else ""
-            out.append(f"\n## Branch {' > '.join(path)}{active}")
+            out.append(f"\n## Branch {number} of {len(branches)}: turns {' > '.join(path)}{active}")
             shared = [node_id for node_id in path if node_id in printed]
             if shared:
                 out.append(f"(turns {' > '.join(shared)} as above)")
@@ -61,7 +65,7 @@ def show_text(name: str, summary: dict[str, Any], skipped: list[str], every_bran
 def _branch(
     tree: ConversationTree, entries: dict[str, Entry], path: list[str], skip: set[str], level: str
 ) -> list[str]:
-    """The lines of the turns of `path` not in `skip`, numbered along the branch (by id under `###`)."""
+    """The lines of the turns of `path` not in `skip`, numbered along the branch, headed at `level`."""
     out: list[str] = []
     earlier: list[Any] = []
     answered: list[CallMade] = []
@@ -75,7 +79,7 @@ def _branch(
             if continued:
                 out += answer_lines(entry["response"], "[continued]")
             else:
-                out.append(_heading(tree, node_id, entry, number if level == "##" else node_id, level))
+                out.append(_heading(tree, entries, node_id, number, level))
                 out += request_lines(messages, earlier, answered) if entry["request"] is not None else []
                 out += _retried(entry) + answer_lines(entry["response"])
         if not continued:
@@ -84,14 +88,12 @@ def _branch(
     return out
 
 
-def _heading(tree: ConversationTree, node_id: str, entry: Entry, label: object, level: str) -> str:
-    model = entry["response"]["model"]
-    place, siblings = tree.position(node_id)
-    return (
-        f"\n{level} Turn {label}"
-        + (f" · {model}" if model else "")
-        + (f" · branch {place}/{siblings}" if siblings > 1 else "")
-    )
+def _heading(tree: ConversationTree, entries: dict[str, Entry], node_id: str, number: int, level: str) -> str:
+    """`## Turn 2 (id 4) · model · prompt 1/2 · answer 2/2`: the id where it is not the number, the marks where the
+    turn has alternatives."""
+    model = entries[node_id]["response"]["model"]
+    label = f"{number}" if node_id == str(number) else f"{number} (id {node_id})"
+    return " · ".join([f"\n{level} Turn {label}", *([model] if model else []), *marks(tree, entries, node_id)])
 
 
 def _retried(entry: Entry) -> list[str]:
