@@ -77,11 +77,11 @@ def _branch(
         messages = (entry["request"] or {}).get("messages") or []
         if node_id not in skip:
             if continued:
-                out += answer_lines(entry["response"], "[continued]")
+                out += answer_lines(entry["response"], level, "[continued]")
             else:
                 out.append(_heading(tree, entries, node_id, number, level))
                 out += request_lines(messages, earlier, answered) if entry["request"] is not None else []
-                out += _retried(entry) + answer_lines(entry["response"])
+                out += _retried(entry) + answer_lines(entry["response"], level)
         if not continued:
             earlier = messages  # (a continuation's request is the partial answer and a request to go on)
         answered = [CallMade(call["id"], call["name"], call["arguments"]) for call in entry["response"]["tool_calls"]]
