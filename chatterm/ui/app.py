@@ -30,6 +30,7 @@ from chatterm.ui import exporting
 from chatterm.ui.chat_options import EFFORT_BINDINGS, ChatOptions
 from chatterm.ui.commands import ChatCommands, system_commands
 from chatterm.ui.keyorder import in_order
+from chatterm.ui.leaving import leave_after
 from chatterm.ui.markdown.blocks import warm_up
 from chatterm.ui.markdown.codes import code_blocks
 from chatterm.ui.memory import tune_garbage_collector
@@ -104,6 +105,8 @@ class ChatApp(ChatOptions):
         self._secrets: tuple[str, ...] = ()
         """The keys of the profiles used in earlier chats, masked in the next ones too."""
         self._booted = False
+        self._ended_by: int | None = None
+        """The signal that ended the app, if one did."""
         self._opening: tuple[Path, int] | None = None
         """The session file (and how many exchanges it holds) the next chat started opens."""
         self.prompt_history = PromptHistory(history_file())
@@ -146,7 +149,11 @@ class ChatApp(ChatOptions):
             return
         loop = asyncio.get_running_loop()
         for number in ENDING_SIGNALS:
-            loop.add_signal_handler(number, self.exit, None, 128 + number)
+            loop.add_signal_handler(number, self._signalled, number)
+
+    def _signalled(self, number: int) -> None:
+        self._ended_by = number
+        self.exit(None, 128 + number)
 
     async def _boot(self) -> None:
         """After the first frame: import and build what a request needs, then start the session."""
@@ -185,6 +192,8 @@ class ChatApp(ChatOptions):
             await self.session.aclose()
         if self._demo_server is not None:
             await self._demo_server.stop()
+        if self._ended_by is not None:  # (saved: the process ends for sure, see `leaving`)
+            leave_after(128 + self._ended_by)
 
     # -- the conversation ---------------------------------------------------------------------------------------
 
