@@ -147,7 +147,9 @@ async def test_a_prompt_sent_after_a_switch_high_up_goes_under_the_branch_s_end_
         await wait_for(pilot, lambda: screen.messages()[-1].finished and shown(app)[-2][1] == "and now?")
         assert answers(app)[:-1] == branch("a")[-WINDOW:], "the end of the branch, as an opened session shows it"
         assert not screen.query(LoadLater)
-        assert f"{DEEP - WINDOW} earlier turns" in str(screen._earlier.render())
+        screen.conversation_view.scroll_home(animate=False)
+        top = shown_text(await settled(pilot))
+        assert f"{DEEP - WINDOW} earlier turns" in top and "Load earlier turns" in top, "the earlier ones behind it"
 
 
 async def test_export_after_a_switch_high_up_writes_the_whole_branch(tmp_path: Path) -> None:
