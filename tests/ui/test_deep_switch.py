@@ -24,8 +24,9 @@ from tests.ui.oracle import quiet
 from tests.ui.test_oracle import checked
 from tests.ui.test_tree_keys import shown
 
-DEEP = 60
-"""Turns of each branch: several batches below the switch."""
+DEEP = 45
+"""Turns of each branch: windows below the switch, and all of them on screen at once before it (fewer than the view
+keeps)."""
 
 
 def exchange(history: list[dict[str, str]], answer: str, node: str, parent: str | None) -> Interaction:

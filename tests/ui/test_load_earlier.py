@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from chatterm.ui.screens.below import WINDOW
-from chatterm.ui.screens.chat import OPENED_TURNS
+from chatterm.ui.screens.chat import MAX_MOUNTED_TURNS, OPENED_TURNS
 from chatterm.ui.widgets.earlier import LoadEarlier
 from chatterm.ui.widgets.later import LoadLater
 from tests.ui.helpers import app_for, settled, shown_text, wait_for
@@ -121,3 +121,27 @@ async def test_turns_loaded_earlier_show_their_branches_and_switch_there(tmp_pat
         await pilot.press("end", "down")
         await wait_for(pilot, lambda: screen.messages()[-1].answer == f"answer {total - 1}")
         assert not screen.query(LoadLater), "and the rest, from the control at its end"
+
+
+async def test_walking_back_through_a_long_session_keeps_the_view_to_its_bound(tmp_path: Path) -> None:
+    """Up through every earlier turn of a long session put them all on screen, and every layout after it cost with
+    them: the turns at the bottom now leave for "Load later turns", and come back from it."""
+    total = MAX_MOUNTED_TURNS + OPENED_TURNS + 5
+    app = app_for(replay=long_session(tmp_path / "long.yaml", total), speed="instant", save_sessions=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = app.chat_screen
+        view = screen.conversation_view
+        await wait_for(pilot, lambda: bool(view.children) and "Replay finished" in str(view.children[-1].render()))
+        await pilot.press("tab")
+        for _ in range(total // OPENED_TURNS + 1):
+            await pilot.press("home", "up")
+            await pilot.pause()
+        await wait_for(pilot, lambda: screen.messages()[0].answer == "answer 0")
+        assert len(screen.messages()) == MAX_MOUNTED_TURNS, "the view keeps to its bound"
+        assert [m.answer for m in screen.messages()] == [f"answer {n}" for n in range(MAX_MOUNTED_TURNS)]
+        view.scroll_end(animate=False)
+        assert f"Load later turns ({total - MAX_MOUNTED_TURNS} not shown)" in shown_text(await settled(pilot))
+        await pilot.press("end", "down", "end", "down")
+        await wait_for(pilot, lambda: screen.messages()[-1].answer == f"answer {total - 1}")
+        assert not screen.query(LoadLater)
+        assert [m.answer for m in screen.messages()] == [f"answer {n}" for n in range(total)]

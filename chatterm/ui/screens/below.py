@@ -20,7 +20,7 @@ from textual.widget import Widget
 from chatterm.conversation.tree import Turn
 from chatterm.ui.screens import branches
 from chatterm.ui.widgets.earlier import LoadEarlier
-from chatterm.ui.widgets.later import LoadLater
+from chatterm.ui.widgets.later import LoadLater, control_in
 from chatterm.ui.widgets.messages import AssistantMessage, UserMessage
 from chatterm.ui.widgets.tools import ToolCallBlock
 
@@ -58,8 +58,7 @@ async def cut(screen: ChatScreen, turn: Turn) -> None:
 
 def later(screen: ChatScreen) -> LoadLater | None:
     """The control that stands for the turns below those on screen, if any are not."""
-    found = screen.conversation_view.query_children(LoadLater)
-    return found.first() if found else None
+    return control_in(screen.conversation_view)
 
 
 async def load_later(screen: ChatScreen) -> bool:

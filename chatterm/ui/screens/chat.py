@@ -24,6 +24,7 @@ from chatterm.ui.render.compositor import RowCompositor
 from chatterm.ui.render.footer import footer
 from chatterm.ui.render.widgets import install_compositor
 from chatterm.ui.screens import below, branches, copying, earlier_turns, message_keys, tree_keys
+from chatterm.ui.screens.earlier_turns import MAX_MOUNTED_TURNS as MAX_MOUNTED_TURNS  # (where tests read it)
 from chatterm.ui.screens.earlier_turns import OPENED_TURNS as OPENED_TURNS  # (where the app and tests read it)
 from chatterm.ui.screens.recorded import export_turns, opening
 from chatterm.ui.screens.replaying import pace, show_at_once
@@ -45,8 +46,6 @@ if TYPE_CHECKING:
     from chatterm.ui.app import ChatApp
 
 
-MAX_MOUNTED_TURNS = 50
-"""Turns kept on screen; older ones leave the view (they stay in the session and in the history)."""
 PRUNE_SLACK = 10
 """Turns allowed above MAX_MOUNTED_TURNS until a quiet moment: removing turns relayouts the whole view, so it is
 done when nobody waits for the screen, or at once past this many."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from textual.widget import Widget
 from textual.widgets import Button
 
 from chatterm.ui.plain import plain
@@ -22,11 +23,26 @@ class LoadLater(Button):
         self.pending = pending
         """The turns not on screen yet (`below.Drawing`), first first."""
 
+    def add(self, turns: list[Any]) -> None:
+        """More turns not on screen, before those it stands for already."""
+        self.pending[:0] = turns
+        self._relabel()
+
     def shown(self, count: int) -> None:
         """The first `count` pending turns are on screen now."""
         del self.pending[:count]
+        self._relabel()
+
+    def _relabel(self) -> None:
         self.label = plain(label(len(self.pending)))
+        self.refresh(layout=True)  # (a label of another length: the button's width follows it)
 
 
 def label(count: int) -> str:
     return f"⋯ Load later turns ({count} not shown)"
+
+
+def control_in(view: Widget) -> LoadLater | None:
+    """The control at the end of `view`, if later turns are not on it."""
+    found = view.query_children(LoadLater)
+    return found.first() if found else None
