@@ -83,6 +83,8 @@ class ReplayServer:
         self.instant = instant
         self._server: asyncio.Server | None = None
         self._timelines: dict[int, tuple[Timeline, bool]] = {}
+        self._serving: set[asyncio.Task[Any]] = set()
+        """The connections being served."""
         self.requests = 0
         self.apis = {turn_api(interaction) for interaction in chat_turns(recording.interactions)}
         """The APIs of the recorded turns: each native one is answered on its own path too."""
@@ -100,11 +102,29 @@ class ReplayServer:
             await self._server.serve_forever()
 
     async def stop(self) -> None:
+        """Stop listening, and end the answers being played (their clients see the connection close)."""
         if self._server is not None:
             self._server.close()
+            for task in self._serving:
+                task.cancel()
+            await asyncio.gather(*self._serving, return_exceptions=True)
             await self._server.wait_closed()
 
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        """One connection, which ends quietly when the server stops under it (or its event loop ends): Python 3.11's
+        streams report a connection's task that ends cancelled as an error, a traceback on the terminal the app has
+        just given back."""
+        task = asyncio.current_task()
+        assert task is not None
+        self._serving.add(task)
+        try:
+            await self._connection(reader, writer)
+        except asyncio.CancelledError:
+            pass
+        finally:
+            self._serving.discard(task)
+
+    async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
             async with asyncio.timeout(READ_TIMEOUT):
                 request = await read_request(reader)

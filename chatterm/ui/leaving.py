@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import threading
 
-GRACE = 3.0
+GRACE = 1.0
 """Seconds the process has, after the app ended on a signal and saved, to end by itself."""
 
 
