@@ -30,7 +30,7 @@ from chatterm.cassette.store import ELSEWHERE, SessionSaver, new_session_path
 from chatterm.cassette.summary import answers, reply_of
 from chatterm.chat.branching import Branches, recorded_system
 from chatterm.conversation.continuation import Continuation, continuation, without_echo
-from chatterm.conversation.history import Conversation, message_text
+from chatterm.conversation.history import Conversation, turn_prompt
 from chatterm.conversation.reply import Reply
 from chatterm.conversation.tree import ConversationTree, Node, Turn
 from chatterm.events import Event, StreamError
@@ -379,16 +379,7 @@ class ChatSession:
 
 def user_text(interaction: Interaction) -> str:
     """The last user message of a recorded request (what the user typed that turn)."""
-    if interaction.request is None:
-        return "(no request recorded)"
-    for message in reversed(interaction.request.messages):
-        if not isinstance(message, dict):
-            continue
-        if message.get("role") == "tool" and isinstance(message.get("content"), str):
-            return f"[tool result] {message['content']}"
-        if message.get("role") == "user" or isinstance(message.get("parts"), list):  # Gemini has parts
-            return message_text(message)
-    return "(no user message)"
+    return turn_prompt(interaction.request.messages if interaction.request is not None else None)
 
 
 def replay_client(recording: Recording, speed: float, instant: bool, choice: Choice) -> ChatClient:

@@ -12,26 +12,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from chatterm.conversation.history import message_text
+from chatterm.conversation.history import turn_prompt
 from chatterm.conversation.tree import ConversationTree
 
 Entry = dict[str, Any]
 
 
 def prompt_of(entry: Entry) -> str:
-    """What the user typed for a turn: the last user message of its request, or the tool result it sent (read as
-    the app reads a turn's prompt, so that two prompts are one here when they are one on screen)."""
+    """What the user sent for a turn, read as the app reads it (`turn_prompt`), so that two prompts are one here when
+    they are one on screen."""
     request = entry["request"]
-    if request is None:
-        return "(no request recorded)"
-    for message in reversed(request["messages"]):
-        if not isinstance(message, dict):
-            continue
-        if message.get("role") == "tool" and isinstance(message.get("content"), str):
-            return f"[tool result] {message['content']}"
-        if message.get("role") == "user" or isinstance(message.get("parts"), list):  # Gemini has parts
-            return message_text(message)
-    return "(no user message)"
+    return turn_prompt(request["messages"] if request is not None else None)
 
 
 def marks(tree: ConversationTree, entries: dict[str, Entry], node_id: str) -> list[str]:

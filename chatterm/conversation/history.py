@@ -9,6 +9,21 @@ from chatterm.conversation.reply import Reply
 from chatterm.conversation.tools import with_results
 
 
+def turn_prompt(messages: list[Any] | None) -> str:
+    """What the user sent for a turn, from its request's messages (None: no request recorded): the last user
+    message, or the tool result it sent. The app's branch markers and `show`'s read a turn's prompt so."""
+    if messages is None:
+        return "(no request recorded)"
+    for message in reversed(messages):
+        if not isinstance(message, dict):
+            continue
+        if message.get("role") == "tool" and isinstance(message.get("content"), str):
+            return f"[tool result] {message['content']}"
+        if message.get("role") == "user" or isinstance(message.get("parts"), list):  # Gemini has parts
+            return message_text(message)
+    return "(no user message)"
+
+
 def message_text(message: Any) -> str:
     """The text of a chat message: string content, text parts of list content, or Gemini's `parts`."""
     if not isinstance(message, dict):

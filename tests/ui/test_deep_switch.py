@@ -4,15 +4,12 @@ message, or a click); a prompt sent goes under the branch's end and shows it; ex
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 from textual.pilot import Pilot
 
 from chatterm import locations
-from chatterm.cassette.model import Interaction, Recording, Request, Response
-from chatterm.cassette.write import render
 from chatterm.ui.app import ChatApp
 from chatterm.ui.screens import earlier_turns
 from chatterm.ui.screens.below import WINDOW
@@ -21,6 +18,7 @@ from chatterm.ui.widgets.messages import UserMessage
 from tests.faultserver import FaultServer
 from tests.ui.helpers import app_for, settled, shown_text, wait_for
 from tests.ui.oracle import quiet
+from tests.ui.test_load_earlier import two_branches
 from tests.ui.test_oracle import checked
 from tests.ui.test_tree_keys import shown
 
@@ -29,36 +27,12 @@ DEEP = 45
 keeps)."""
 
 
-def exchange(history: list[dict[str, str]], answer: str, node: str, parent: str | None) -> Interaction:
-    chunk = {"choices": [{"index": 0, "delta": {"content": answer}, "finish_reason": "stop"}]}
-    body = f"data: {json.dumps(chunk)}\n\ndata: [DONE]\n\n".encode()
-    request = Request("POST", "http://127.0.0.1/v1/chat/completions", body=json.dumps({"messages": history}).encode())
-    return Interaction(
-        request, Response(200, {"content-type": ["text/event-stream"]}, body), {"id": node, "parent": parent}
-    )
-
-
-def two_deep_branches(path: Path, turns: int = DEEP) -> Path:
-    """Two branches of `turns` turns parting at the second (its answer regenerated: "a 1" and "b 1"), the second
-    one active; answers "a N" and "b N" down each."""
-    first = [{"role": "user", "content": "q 0"}]
-    interactions = [exchange(first, "answer 0", "1", None)]
-    for name in "ab":
-        history, parent = [*first, {"role": "assistant", "content": "answer 0"}], "1"
-        for turn in range(1, turns):
-            history.append({"role": "user", "content": f"q {turn}"})
-            node = str(len(interactions) + 1)
-            interactions.append(exchange(history, f"{name} {turn}", node, parent))
-            history, parent = [*history, {"role": "assistant", "content": f"{name} {turn}"}], node
-    path.write_bytes(render(Recording("vcr", interactions)))
-    return path
-
-
 def answers(app: ChatApp) -> list[str]:
     return [text for kind, text, _ in shown(app) if kind == "answer"]
 
 
 def branch(name: str, turns: int = DEEP) -> list[str]:
+    """The answers of a branch of `two_branches`: "answer" the first, "ANSWER" the second (the active one)."""
     return ["answer 0", *(f"{name} {turn}" for turn in range(1, turns))]
 
 
@@ -82,7 +56,7 @@ async def opened_whole(pilot: Pilot[None], app: ChatApp) -> None:
     await wait_for(pilot, lambda: screen.session is not None and bool(screen.session.tree.nodes) and not screen.busy)
     while await earlier_turns.load(screen):
         pass
-    await wait_for(pilot, lambda: answers(app) == branch("b"))
+    await wait_for(pilot, lambda: answers(app) == branch("ANSWER"))
     view = screen.conversation_view
     view.focus()
     view.select(screen.messages()[1])
@@ -90,17 +64,17 @@ async def opened_whole(pilot: Pilot[None], app: ChatApp) -> None:
 
 
 async def test_a_switch_high_in_a_long_branch_draws_a_window_of_it_and_down_brings_the_rest(tmp_path: Path) -> None:
-    app = app_for(replay=two_deep_branches(tmp_path / "deep.yaml"), speed="instant", save_sessions=False)
+    app = app_for(replay=two_branches(tmp_path / "deep.yaml", DEEP), speed="instant", save_sessions=False)
     async with app.run_test(size=(100, 30)) as pilot:
         await opened_whole(pilot, app)
         screen = app.chat_screen
         view = screen.conversation_view
         frames = drawn_frames(app)
         await pilot.press("left")
-        await wait_for(pilot, lambda: answers(app)[1:2] == ["a 1"])
+        await wait_for(pilot, lambda: answers(app)[1:2] == ["answer 1"])
         await quiet(pilot)
-        assert answers(app) == branch("a")[: WINDOW + 1], "the switched answer and a window of the branch below it"
-        first = next(frame for frame in frames if frame[1:2] == ["a 1"])
+        assert answers(app) == branch("answer")[: WINDOW + 1], "the switched answer and a window of the branch below it"
+        first = next(frame for frame in frames if frame[1:2] == ["answer 1"])
         assert len(first) == WINDOW + 1, "the frame that shows the switch shows the window whole"
         assert view.selected is screen.messages()[1] and view.selected.region.overlaps(view.region)
         left = DEEP - 1 - WINDOW
@@ -110,22 +84,22 @@ async def test_a_switch_high_in_a_long_branch_draws_a_window_of_it_and_down_brin
         await pilot.press("end", "down")
         await wait_for(pilot, lambda: len(answers(app)) == 2 * WINDOW + 1)
         selected = view.selected
-        assert isinstance(selected, UserMessage) and selected.text == f"q {WINDOW + 1}", "Down goes on"
+        assert isinstance(selected, UserMessage) and selected.text == f"question {WINDOW + 1}", "Down goes on"
         view.scroll_end(animate=False)
         await settled(pilot)
         await pilot.click("#load-later")
-        await wait_for(pilot, lambda: answers(app) == branch("a"))
+        await wait_for(pilot, lambda: answers(app) == branch("answer"))
         assert not screen.query(LoadLater), "nothing more to load"
-        assert [text for kind, text, _ in shown(app) if kind == "user"] == [f"q {turn}" for turn in range(DEEP)]
+        assert [text for kind, text, _ in shown(app) if kind == "user"] == [f"question {turn}" for turn in range(DEEP)]
 
 
 async def test_a_switch_made_while_the_branch_below_is_drawn_leaves_only_its_own(tmp_path: Path) -> None:
-    app = app_for(replay=two_deep_branches(tmp_path / "deep.yaml"), speed="instant", save_sessions=False)
+    app = app_for(replay=two_branches(tmp_path / "deep.yaml", DEEP), speed="instant", save_sessions=False)
 
     async def back_and_forth(pilot: Pilot[None], app: ChatApp) -> None:
         await opened_whole(pilot, app)
         await pilot.press("left", "right", "left")
-        await wait_for(pilot, lambda: answers(app) == branch("a")[: WINDOW + 1])
+        await wait_for(pilot, lambda: answers(app) == branch("answer")[: WINDOW + 1])
         app.chat_screen.conversation_view.scroll_end(animate=False)
         await settled(pilot)
         await pilot.click("#load-later")
@@ -137,16 +111,16 @@ async def test_a_switch_made_while_the_branch_below_is_drawn_leaves_only_its_own
 async def test_a_prompt_sent_after_a_switch_high_up_goes_under_the_branch_s_end_and_shows_it(
     faults: FaultServer, tmp_path: Path
 ) -> None:
-    app = app_for(faults.url("ok"), replay=two_deep_branches(tmp_path / "deep.yaml"), speed="instant")
+    app = app_for(faults.url("ok"), replay=two_branches(tmp_path / "deep.yaml", DEEP), speed="instant")
     async with app.run_test(size=(100, 30)) as pilot:
         await opened_whole(pilot, app)
         screen = app.chat_screen
         await pilot.press("left", "escape", *"and now?", "enter")
         await wait_for(pilot, lambda: len(faults.seen) == 1)
         sent: list[Any] = faults.seen[-1].body["messages"]
-        assert [m["content"] for m in sent if m["role"] == "assistant"] == branch("a")
+        assert [m["content"] for m in sent if m["role"] == "assistant"] == branch("answer")
         await wait_for(pilot, lambda: screen.messages()[-1].finished and shown(app)[-2][1] == "and now?")
-        assert answers(app)[:-1] == branch("a")[-WINDOW:], "the end of the branch, as an opened session shows it"
+        assert answers(app)[:-1] == branch("answer")[-WINDOW:], "the end of the branch, as an opened session shows it"
         assert not screen.query(LoadLater)
         screen.conversation_view.scroll_home(animate=False)
         top = shown_text(await settled(pilot))
@@ -154,7 +128,7 @@ async def test_a_prompt_sent_after_a_switch_high_up_goes_under_the_branch_s_end_
 
 
 async def test_export_after_a_switch_high_up_writes_the_whole_branch(tmp_path: Path) -> None:
-    app = app_for(replay=two_deep_branches(tmp_path / "deep.yaml"), speed="instant", save_sessions=False)
+    app = app_for(replay=two_branches(tmp_path / "deep.yaml", DEEP), speed="instant", save_sessions=False)
     async with app.run_test(size=(100, 30)) as pilot:
         await opened_whole(pilot, app)
         await pilot.press("left", "ctrl+e")
@@ -162,4 +136,4 @@ async def test_export_after_a_switch_high_up_writes_the_whole_branch(tmp_path: P
         await wait_for(pilot, lambda: exports.is_dir() and any(exports.iterdir()))
         (path,) = exports.iterdir()
         text = path.read_text()
-        assert all(f"a {turn}\n" in text for turn in range(1, DEEP)) and "b 2" not in text
+        assert all(f"answer {turn}\n" in text for turn in range(1, DEEP)) and "ANSWER 2" not in text

@@ -388,20 +388,26 @@ async def test_the_status_line_shows_the_usage_of_the_branch_switched_to(scripte
         await wait_for(pilot, lambda: "prompt 33 · completion 3" in str(status.render()))
 
 
+async def edited_first(pilot: Pilot[None], app: ChatApp) -> None:
+    """"one" sent and answered, then edited into "one more", answered in turn (`‹ 2/2 ›` on the prompt)."""
+    await talk(pilot, app, "one")
+    screen = app.chat_screen
+    await select(pilot, app, 0)
+    await pilot.press("e")
+    await wait_for(pilot, lambda: screen.composer.text == "one" and screen.composer.has_focus)
+    screen.composer.insert(" more")
+    await pilot.press("enter")
+    await answered(pilot, app, 1)
+
+
 async def test_a_prompt_keeps_its_marker_while_an_answer_to_it_is_regenerated(scripted: ScriptedServer) -> None:
     """`r` under an edited prompt: the prompt's `‹ 2/2 ›` went missing until the new answer ended."""
     slow = sse_script("Slowly, " * 8, answer_cuts=range(8, 64, 8), gaps=[0.15])
     scripted.answers = [sse_script("One."), sse_script("Edited."), slow]
     app = app_for(scripted.url)
     async with app.run_test(size=(80, 24)) as pilot:
-        await talk(pilot, app, "one")
+        await edited_first(pilot, app)
         screen = app.chat_screen
-        await select(pilot, app, 0)
-        await pilot.press("e")
-        await wait_for(pilot, lambda: screen.composer.text == "one" and screen.composer.has_focus)
-        screen.composer.insert(" more")
-        await pilot.press("enter")
-        await answered(pilot, app, 1)
         await select(pilot, app, 1)
         await pilot.press("r")
         await wait_for(pilot, lambda: screen.streaming and "Slowly" in screen.messages()[-1].answer)
@@ -416,14 +422,7 @@ async def test_switching_prompts_back_brings_the_answer_last_viewed_under_it(scr
     scripted.answers = [sse_script("One."), sse_script("Edited."), sse_script("Edited again.")]
     app = app_for(scripted.url)
     async with app.run_test(size=(80, 24)) as pilot:
-        await talk(pilot, app, "one")
-        screen = app.chat_screen
-        await select(pilot, app, 0)
-        await pilot.press("e")
-        await wait_for(pilot, lambda: screen.composer.text == "one" and screen.composer.has_focus)
-        screen.composer.insert(" more")
-        await pilot.press("enter")
-        await answered(pilot, app, 1)
+        await edited_first(pilot, app)
         await select(pilot, app, 1)
         await pilot.press("r")
         await answered(pilot, app, 1)
