@@ -11,8 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from chatterm.cassette.branches import active_turns
-from chatterm.cassette.model import Interaction, Recording
+from chatterm.cassette.model import Interaction, Recording, Response
 from chatterm.cassette.summary import reply_of
+from chatterm.cassette.timing import thinking_time
 from chatterm.conversation.continuation import joined
 from chatterm.conversation.export import ExportTurn
 from chatterm.conversation.reply import Reply
@@ -30,10 +31,13 @@ def opened_turn(interaction: Interaction, earlier: list[Any]) -> ExportTurn:
     return ExportTurn("\n\n".join(prompts), opening=steps)
 
 
-def answered(turn: ExportTurn, reply: Reply) -> ExportTurn:
-    """`turn` with the recorded answer: its text, reasoning and calls, and what the user was told of its end."""
+def answered(turn: ExportTurn, reply: Reply, response: Response | None = None) -> ExportTurn:
+    """`turn` with the recorded answer: its text, reasoning and calls, what the user was told of its end, and how long
+    the model reasoned (timed from `response`, the first exchange's)."""
     turn.answer, turn.reasoning, turn.calls = reply.content, reply.reasoning, answer_calls(reply)
     turn.notice = reply.error.message if reply.error else reply.finish_notice
+    turn.reasoning_tokens = reply.usage.reasoning_tokens if reply.usage else None
+    turn.thought = thinking_time(response) if reply.reasoning and response is not None else None
     return turn
 
 
@@ -43,7 +47,7 @@ def recorded_turns(recording: Recording) -> list[ExportTurn]:
     turns = []
     earlier: list[Any] = []
     for exchanges in active_turns(recording):
-        turns.append(answered(opened_turn(exchanges[0], earlier), turn_reply(exchanges)))
+        turns.append(answered(opened_turn(exchanges[0], earlier), turn_reply(exchanges), exchanges[0].response))
         earlier = messages_of(exchanges[0])
     return turns
 

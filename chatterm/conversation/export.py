@@ -32,6 +32,10 @@ class ExportTurn:
     """What a recorded turn's request adds before its answer (prompts, tool calls, results); None: the prompt alone."""
     calls: list[CallMade] = field(default_factory=list)
     """The answer's tool calls."""
+    thought: float | None = None
+    """Seconds the model reasoned before it answered, as timed live or recorded (None: no reasoning, or not timed):
+    the reasoning pane's title whenever the answer is drawn again."""
+    reasoning_tokens: int | None = None
 
     def steps(self) -> list[Step]:
         return self.opening if self.opening is not None else [Prompt(self.prompt)]

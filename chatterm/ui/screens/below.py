@@ -200,18 +200,18 @@ async def _draw(
     session = screen.session
     assert session is not None
     widgets: list[Widget] = []
-    answers: list[tuple[AssistantMessage, ExportTurn, Reply]] = []
+    answers: list[tuple[AssistantMessage, ExportTurn]] = []
     on_screen = calls
     for turn, shown, reply in turns:
         widgets += _opening(shown, turn, calls)
-        thinking = thinking_time(session.exchange(turn.id).response) if reply.reasoning else None
-        message = recorded.recorded_answer(shown, screen.show_reasoning, thinking)
+        if reply.reasoning:  # (timed here, for the turns drawn: reading every turn's timing would cost with the depth)
+            shown.thought = thinking_time(session.exchange(turn.id).response)
+        message = recorded.recorded_answer(shown, screen.show_reasoning)
         message.turn = turn.id
         widgets.append(message)
-        answers.append((message, shown, reply))
+        answers.append((message, shown))
         calls = message.tools.blocks
     await screen.conversation_view.mount_all(widgets, before=before)
     await show_results(on_screen)
-    for message, shown, reply in answers:
-        reasoning_tokens = reply.usage.reasoning_tokens if reply.usage else None
-        await message.finish(notice=shown.notice, reasoning_tokens=reasoning_tokens)
+    for message, shown in answers:
+        await message.finish(notice=shown.notice, reasoning_tokens=shown.reasoning_tokens)

@@ -329,7 +329,8 @@ class ChatScreen(Screen[None]):
             if self.turns:
                 turn = self.turns[-1]
                 turn.answer, turn.reasoning, turn.notice = message.answer, message.reasoning, notice
-                turn.calls = answer_calls(reply)
+                turn.calls, turn.reasoning_tokens = answer_calls(reply), reasoning_tokens
+                turn.thought = message.reasoning_seconds
             await self._prune(PRUNE_SLACK)
             self.set_timer(TIDY_DELAY, self._tidy)
         return reply

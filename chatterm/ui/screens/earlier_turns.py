@@ -45,7 +45,7 @@ async def load(screen: ChatScreen) -> bool:
     widgets, answers = rebuilt(screen.turns[start:hidden], screen.show_reasoning)
     await view.mount_all(widgets, after=screen._load_earlier)
     for answer, turn in zip(answers, screen.turns[start:hidden], strict=True):
-        await answer.finish(notice=turn.notice)
+        await answer.finish(notice=turn.notice, reasoning_tokens=turn.reasoning_tokens)
     screen.hidden_turns = start
     branches.mark(screen)  # (they learn their turns, and those with siblings say so)
     await keep_at_most(screen, MAX_MOUNTED_TURNS)

@@ -32,12 +32,12 @@ def opening(turn: ExportTurn, shown: list[ToolCallBlock]) -> list[Widget]:
     return [UserMessage(item) if isinstance(item, str) else item for item in place(turn.steps(), shown)]
 
 
-def recorded_answer(turn: ExportTurn, show_reasoning: bool, thinking: float | None = None) -> AssistantMessage:
-    """A turn's answer, whole: reasoning (`thinking`: for how long, as recorded), text and calls; its notice is given
-    when it is finished."""
+def recorded_answer(turn: ExportTurn, show_reasoning: bool) -> AssistantMessage:
+    """A turn's answer, whole: reasoning (titled with how long it took), text and calls; its notice and reasoning
+    tokens are given when it is finished."""
     message = AssistantMessage(show_reasoning=show_reasoning, timed=False)
     if turn.reasoning:
-        message.recorded_thinking = thinking
+        message.recorded_thinking = turn.thought
         message.add_reasoning(turn.reasoning)
     message.add_answer(turn.answer)
     for index, call in enumerate(turn.calls):

@@ -31,7 +31,6 @@ async def show_at_once(screen: ChatScreen, recording: Recording, mounted: int, e
     reply of its last exchange (for the history: an answer is decoded once)."""
     from chatterm.cassette.branches import active_turns
     from chatterm.cassette.summary import reply_of
-    from chatterm.cassette.timing import thinking_time
     from chatterm.cassette.transcript import answered, opened_turn
 
     await screen.put_away_welcome()
@@ -44,17 +43,16 @@ async def show_at_once(screen: ChatScreen, recording: Recording, mounted: int, e
     for number, exchanges in enumerate(turns):
         parts = [reply_of(interaction) for interaction in exchanges]  # (each decoded once: a long one takes seconds)
         reply, part = joined(parts), parts[-1]
-        turn = answered(opened_turn(exchanges[0], before), reply)
+        turn = answered(opened_turn(exchanges[0], before), reply, exchanges[0].response)
         screen.turns.append(turn)
         before = messages_of(exchanges[0])
         if number < first_shown:
             continue
         widgets += opening(turn, shown)
-        thinking = thinking_time(exchanges[0].response) if reply.reasoning else None
-        message = recorded_answer(turn, screen.show_reasoning, thinking)
+        message = recorded_answer(turn, screen.show_reasoning)
         shown = message.tools.blocks
         widgets.append(message)
-        message.preset = (turn.notice, reply.usage.reasoning_tokens if reply.usage else None)
+        message.preset = (turn.notice, turn.reasoning_tokens)
     screen.hidden_turns = first_shown + earlier
     if screen.hidden_turns:
         screen._earlier.show(earlier_turns.hidden_line(screen.hidden_turns))
