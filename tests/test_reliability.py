@@ -104,3 +104,25 @@ def test_a_session_is_read_again_only_when_its_file_changed() -> None:
     again = session_info(folder / "one.yaml")
     assert again is not first and again.turns == 2 * first.turns
     assert [info.path.name for info in list_sessions()] == ["one.yaml"]
+
+
+async def test_a_session_saved_mid_answer_lists_the_profile_and_model_asked(faults: FaultServer) -> None:
+    """A session cut short by a crash (saved while its answer streamed) showed no profile in the sessions list: the
+    turn's notes of who was asked were written only when the answer ended."""
+    from chatterm.chat.session import ChatSession
+    from chatterm.settings.choice import choose
+    from chatterm.settings.config import load_settings
+
+    faults.gap = 0.3
+    path = locations.sessions_dir() / "crashed.yaml"
+    session = ChatSession(choose(load_settings(), model="fault-model", base_url=faults.url("paced")), session_path=path)
+    try:
+        session.add_prompt("hi")
+        async for _ in session.stream():
+            session.save()
+            assert session.saver is not None and session.saver.flush()
+            break
+        info = session_info(path)
+        assert (info.profile, info.model) == ("ad-hoc", "fault-model")
+    finally:
+        await session.aclose()

@@ -95,6 +95,8 @@ class ChatSession:
         """The place and messages of the answer streaming now."""
         self._asked: str | None = None
         """The exchange of the answer streaming now (the last attempt's, when it was retried)."""
+        self._started = 0.0
+        """When the answer streaming now (or the last one) was asked for."""
         self._last_exchange: str | None = None
         """The exchange the last `stream()` made (None when no request went out)."""
         self._continues: tuple[Path, int] | None = None
@@ -258,13 +260,14 @@ class ChatSession:
         node = Node(self.branches.new_id(), parent, continues)
         self.branches.add(interaction, node, sent)
         self._asked = node.id
+        interaction.meta.update(self.asked_with(self._started))  # (a save while it streams names who was asked)
 
     async def stream(self) -> AsyncIterator[Event]:
         """The events of the answer to the conversation as it stands; the reply is kept as `replies[-1]`."""
         reply = Reply()
         self.replies.append(reply)
         first = len(self.recorder.interactions)
-        started = time.time()
+        started = self._started = time.time()
         finished = False
         parent, continues = self._place if self._place is not None else (self.tree.active, None)
         self._place, self._asked = None, None

@@ -171,7 +171,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     show = commands.add_parser("show", help="print the conversation held in a recording")
     show.add_argument("path", metavar="PATH")
-    show.add_argument("--json", action="store_true", help="print the conversation as JSON, a turn per object (fields: README's `show --json`)")
+    show.add_argument("--json", action="store_true", help="print the conversation as JSON (its fields: the README)")
     show.add_argument("--all", action="store_true", help="print every branch, not only the active one")
 
     convert = commands.add_parser("convert", help="rewrite a recording in another format")
