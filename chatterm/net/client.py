@@ -219,7 +219,8 @@ class ChatClient:
             request = self._http.build_request(
                 "POST", url, json=body, headers=self.endpoint.request_headers()
             )
-            response = await send_within_origin(self._http, request)
+            followed = self.recorder.followed if self.recorder is not None else None
+            response = await send_within_origin(self._http, request, followed)
             try:
                 if response.status_code >= 400:
                     error = await self._http_error(response)

@@ -7,6 +7,9 @@ it was read: `chatterm.net.sockets.GATHER`). Secrets never stay in what is kept:
 kept, and the response body as it grows (`BodyMask`: a key cut across network pieces is masked whole), with its
 event offsets moved onto the masked body. Once the client has seen a key in what the body decodes to, it asks
 for the body to be read deep (`deepen`), so a key spread over several events is masked in each of them too.
+A redirect within the origin that the client follows (`followed`) is no exchange of its own: the exchange keeps the
+request as first sent (what was asked), takes the response of the request that followed it (what answered), and
+notes each redirect under `redirects` (its status, and the method and address it led to).
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ import httpx
 from chatterm.cassette.bodymask import BodyMask
 from chatterm.cassette.coding import Inflater
 from chatterm.cassette.model import Headers, Interaction, Recording, Request, Response, without_headers
-from chatterm.cassette.redact import clean_request
+from chatterm.cassette.redact import clean_request, clean_url
 from chatterm.cassette.secrets import known, mask_text
 from chatterm.cassette.summary import RETRIED
 from chatterm.cassette.timing import EventTimes
@@ -30,6 +33,8 @@ from chatterm.net.sockets import AsyncioStream
 STOPPED = "the answer was stopped before it ended"
 INCOMPLETE = "the answer was still streaming when this was saved"
 """Marks a snapshot taken mid-answer; if the process dies, the file says the answer was cut short."""
+REDIRECTS = "redirects"
+"""The redirects an exchange's request followed, in its notes (`meta`)."""
 FLUSH_INTERVAL = 1.0
 """Seconds between the snapshots of a streaming response (a crash loses at most this much of it)."""
 
@@ -67,6 +72,8 @@ class Recorder:
         self.flush_interval = FLUSH_INTERVAL if flush_interval is None else flush_interval
         self.secrets = secrets
         self._capture: _Capture | None = None
+        self._following: Interaction | None = None
+        """The exchange whose redirect is being followed: the next response answers it."""
 
     @property
     def interactions(self) -> list[Interaction]:
@@ -89,6 +96,16 @@ class Recorder:
                 error = {**error, "message": mask_text(message, self.secrets)}
             self.interactions[-1].response.error = error
             self.updated()
+
+    def followed(self, redirect: httpx.Response, target: httpx.Request) -> None:
+        """The last exchange's redirect is followed by `target`: noted, and the next response made its answer."""
+        if self.interactions:
+            last = self.interactions[-1]
+            url = clean_url(str(target.url), self.secrets)
+            last.meta.setdefault(REDIRECTS, []).append(
+                {"status": redirect.status_code, "method": target.method, "url": url}
+            )
+            self._following = last
 
     def mark_retried(self) -> None:
         """Mark the last exchange as an attempt that was retried: the next one answers the same turn."""
@@ -198,8 +215,9 @@ class RecordingTransport(httpx.AsyncBaseTransport):
         self._inner = inner
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        body = request.content if isinstance(request.stream, httpx.ByteStream) else await request.aread()
+        body = await request.aread()  # (a redirect's request holds the body it follows with, unread)
         kept = Request(method=request.method, url=str(request.url), headers=_headers(request.headers), body=body)
+        following, self._recorder._following = self._recorder._following, None
         started = time.monotonic()
         try:
             response = await self._inner.handle_async_request(request)
@@ -207,7 +225,10 @@ class RecordingTransport(httpx.AsyncBaseTransport):
             # No answer at all (refused, a TLS failure, no headers before the read timeout): the request is kept
             # with a response that has no status; the client notes its own words for the error over these.
             failed = Response(status=None, error={"status": None, "message": f"{type(exc).__name__}: {exc}"})
-            self._recorder.add(Interaction(clean_request(kept, self._recorder.secrets), failed))
+            if following is None:
+                self._recorder.add(Interaction(clean_request(kept, self._recorder.secrets), failed))
+            else:
+                following.response = failed
             self._recorder.updated()
             raise
         headers = _headers(response.headers)
@@ -215,11 +236,13 @@ class RecordingTransport(httpx.AsyncBaseTransport):
         inflater = Inflater(coding) if Inflater.handles(coding) else None
         if inflater is not None:  # kept as the client reads it: inflated, so a body cut short still reads
             headers = without_headers(headers, "content-encoding", "content-length")
-        interaction = Interaction(
-            request=clean_request(kept, self._recorder.secrets),
-            response=Response(status=response.status_code, headers=headers, reason=_reason(response)),
-        )
-        self._recorder.add(interaction)
+        answer = Response(status=response.status_code, headers=headers, reason=_reason(response))
+        if following is None:
+            interaction = Interaction(request=clean_request(kept, self._recorder.secrets), response=answer)
+            self._recorder.add(interaction)
+        else:
+            interaction = following
+            interaction.response = answer
         stream = response.extensions.get("network_stream")
         clock = (lambda: stream.arrived) if isinstance(stream, AsyncioStream) else time.monotonic
         capture = self._recorder._capture = _Capture(self._recorder, interaction, started, clock, inflater)

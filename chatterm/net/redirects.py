@@ -8,6 +8,8 @@ origin is followed as HTTP says (303, and 301/302 after a POST, become a GET wit
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import httpx
 
 from chatterm.cassette.redact import clean_url
@@ -50,8 +52,14 @@ async def _discard(response: httpx.Response) -> None:
         await response.aclose()
 
 
-async def send_within_origin(client: httpx.AsyncClient, request: httpx.Request) -> httpx.Response:
+async def send_within_origin(
+    client: httpx.AsyncClient,
+    request: httpx.Request,
+    on_follow: Callable[[httpx.Response, httpx.Request], None] | None = None,
+) -> httpx.Response:
     """The response to a request, following redirects within its origin (the client must not follow them itself).
+    `on_follow` is told each redirect just before it is followed (its response, and the request that follows it),
+    so a recorder can keep the whole chain as one exchange.
 
     Raises `RedirectRefused` for a redirect elsewhere or too many; a streamed response is left open to be read."""
     for _ in range(MAX_REDIRECTS + 1):
@@ -62,6 +70,8 @@ async def send_within_origin(client: httpx.AsyncClient, request: httpx.Request) 
         await _discard(response)
         if origin(target.url) != origin(request.url):
             raise refused(response, target.url)
+        if on_follow is not None:
+            on_follow(response, target)
         request = target
     raise RedirectRefused(
         f"{request.url.host} redirected more than {MAX_REDIRECTS} times: fix the base URL", response.status_code
