@@ -361,6 +361,12 @@ class FaultServer:
     async def _e503(self, writer: asyncio.StreamWriter) -> None:
         await self._status(writer, 503, {"error": {"message": "Service unavailable"}}, "Retry-After: 0.1\r\n")
 
+    async def _e503_then_ok(self, writer: asyncio.StreamWriter) -> None:
+        if self.counts["e503-then-ok"] == 1:
+            await self._status(writer, 503, {"error": {"message": "overloaded"}}, "Retry-After: 0\r\n")
+        else:
+            await self._ok(writer)
+
     # -- text from outside: markup, terminal escapes, deep nesting ---------------------------------------------
 
     async def _markup(self, writer: asyncio.StreamWriter) -> None:

@@ -38,7 +38,7 @@ def shown(path: Path) -> list[dict[str, Any]]:
     """What `chatterm show --json` reports of each answer, in the order `serve` plays them."""
     result = run_chatterm("show", str(path), "--json")
     assert result.code == 0, result.stderr
-    return [r for turn in json.loads(result.stdout)["turns"] for r in [*turn["retried"], turn["response"]]]
+    return [turn["response"] for turn in json.loads(result.stdout)["turns"]]
 
 
 def recorded(name: str, tmp_path: Path, api: str) -> Path:

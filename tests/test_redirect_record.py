@@ -11,12 +11,13 @@ from typing import Any
 
 import openai
 import pytest
+from openai.types.chat import ChatCompletionMessageParam
 
 from chatterm.cassette.load import load_recording
 from tests.conftest import TEST_KEY, Result, Served, run_chatterm
 from tests.faultserver import ANSWER, FaultServer
 
-QUESTION = [{"role": "user", "content": "hi"}]
+QUESTION: list[ChatCompletionMessageParam] = [{"role": "user", "content": "hi"}]
 
 
 def ask(base_url: str, *extra: str) -> Result:
@@ -55,6 +56,6 @@ def test_ask_record_follows_a_same_origin_redirect_and_records_one_turn(
     assert "(vcr, 1 turn)" in shown and "[skipped]" not in shown and f"[assistant] {ANSWER}" in shown
     server = served(record, "--instant")
     client = openai.OpenAI(base_url=server.base_url, api_key="not-needed", max_retries=0)
-    answer = client.chat.completions.create(model="m", messages=QUESTION)  # type: ignore[arg-type]
+    answer = client.chat.completions.create(model="m", messages=QUESTION)
     assert answer.choices[0].message.content == ANSWER
     assert "serving 1 recorded turn;" in server.stop()

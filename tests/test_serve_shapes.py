@@ -40,9 +40,7 @@ def responses(path: Path) -> list[dict[str, Any]]:
     """What `show --json` reports of each turn, in the order `serve` plays them (the real command)."""
     result = run_chatterm("show", str(path), "--json")
     assert result.code == 0, result.stderr
-    return [
-        response for turn in json.loads(result.stdout)["turns"] for response in [*turn["retried"], turn["response"]]
-    ]
+    return [turn["response"] for turn in json.loads(result.stdout)["turns"]]
 
 
 def ask(base_url: str, stream: bool | None) -> httpx.Response:

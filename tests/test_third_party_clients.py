@@ -26,9 +26,8 @@ from tests.openai_wire import sdk_stream, sdk_whole, wanted
 
 
 def played(path: Path) -> list[dict[str, Any]]:
-    """What `show --json` reports of each exchange `serve` plays, in order (a retried attempt is played too)."""
-    turns = summarize(load_recording(path))["turns"]
-    return [response for turn in turns for response in [*turn["retried"], turn["response"]]]
+    """What `show --json` reports of each turn `serve` plays, in order (a retried turn as its answering attempt)."""
+    return [turn["response"] for turn in summarize(load_recording(path))["turns"]]
 
 
 def words(message: str) -> str:

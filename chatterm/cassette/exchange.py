@@ -101,6 +101,11 @@ def turns(interactions: list[Interaction]) -> list[list[Interaction]]:
     return grouped
 
 
+def answering(interactions: list[Interaction]) -> list[Interaction]:
+    """The exchange that answered each turn, in order (what `serve` and a replay play: not the attempts retried)."""
+    return [attempts[-1] for attempts in turns(interactions)]
+
+
 def turn_count(interactions: list[Interaction]) -> int:
     """How many turns the exchanges hold: the turns `show` prints (one per turn of the tree, `branches`) and the
     sessions list counts."""

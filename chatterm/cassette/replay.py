@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 import httpx
 
-from chatterm.cassette.exchange import chat_turns
+from chatterm.cassette.exchange import answering
 from chatterm.cassette.model import Interaction, Recording, Response, conversation_of
 from chatterm.cassette.timing import schedule
 
@@ -25,12 +25,13 @@ class Matcher:
     yet first, else one played already: a request asked again, as a retry or a second test run does, gets its own
     turn again), else the next turn not played yet, in the file's order.
 
-    When every turn has been played, the order starts over. Only chat exchanges are played: the other calls a
-    cassette holds (a model list, embeddings) answer no chat request.
+    When every turn has been played, the order starts over. A turn is played as the exchange that answered it (the
+    attempts a retry superseded stay in the file unplayed), and only chat turns are: the other calls a cassette
+    holds (a model list, embeddings) answer no chat request.
     """
 
     def __init__(self, recording: Recording) -> None:
-        self._interactions = chat_turns(recording.interactions)
+        self._interactions = answering(recording.interactions)
         self._played: set[int] = set()
 
     def match(self, body: Any) -> Interaction | None:

@@ -1,16 +1,17 @@
 """`chatterm serve`: a recording served as an OpenAI-compatible endpoint, and as the native API it was recorded from.
 
-`GET /v1/models` lists the models that answered the recording's chat turns. `POST /v1/chat/completions` answers
-with the recorded turn whose request matches (else the next one in order), in the shape the client asked for,
-whatever API the recording holds: `chat.completion.chunk` events for `"stream": true`, one `chat.completion`
-otherwise (OpenAI's default). A recording of a native API is answered on that API's path too (`POST /v1/messages`,
-`POST /v1beta/models/{model}:streamGenerateContent` and `:generateContent`, `POST /v1/responses`): a stream as it
-was recorded, byte for byte, or the whole answer in that API's shape (`native_whole`, `native_stream`); a native
-path of another API is answered with an error in that API's shape saying where the recording is served
-(`native_api`). The answer carries what `show --json` reports, at the recorded pace (each event at
-the time its source event was recorded, divided by the speed; or at once); an OpenAI stream a plain client reads as
-`show` does is sent byte for byte (`openai_shape`). It ends as the recording ended: an HTTP error with its status
-and an OpenAI error, an error event, a connection cut half way, or no answer at all (`timeline`).
+`GET /v1/models` lists the models that answered the recording's chat turns. `POST /v1/chat/completions` answers with
+the recorded turn whose request matches (else the next one in order), in the shape the client asked for, whatever
+API the recording holds: `chat.completion.chunk` events for `"stream": true`, one `chat.completion` otherwise
+(OpenAI's default). A turn retried is played as the attempt that answered it (the turns `show` counts). A recording
+of a native API is answered on that API's path too (`POST /v1/messages`,
+`POST /v1beta/models/{model}:streamGenerateContent` and `:generateContent`, `POST /v1/responses`): a stream as it was
+recorded, byte for byte, or the whole answer in that API's shape (`native_whole`, `native_stream`); a native path of
+another API is answered with an error in that API's shape saying where the recording is served (`native_api`). The
+answer carries what `show --json` reports, at the recorded pace (each event at the time its source event was
+recorded, divided by the speed; or at once); an OpenAI stream a plain client reads as `show` does is sent byte for
+byte (`openai_shape`). It ends as the recording ended: an HTTP error with its status and an OpenAI error, an error
+event, a connection cut half way, or no answer at all (`timeline`).
 
 A request `serve` cannot read is answered 400 (`httpserve`), and serving goes on. The same server backs the offline
 `demo` profile and the test suite.
@@ -23,7 +24,7 @@ import contextlib
 import time
 from typing import Any
 
-from chatterm.cassette.exchange import chat_turns
+from chatterm.cassette.exchange import answering
 from chatterm.cassette.httpserve import (
     MAX_HEAD,
     READ_TIMEOUT,
@@ -86,7 +87,7 @@ class ReplayServer:
         self._serving: set[asyncio.Task[Any]] = set()
         """The connections being served."""
         self.requests = 0
-        self.apis = {turn_api(interaction) for interaction in chat_turns(recording.interactions)}
+        self.apis = {turn_api(interaction) for interaction in answering(recording.interactions)}
         """The APIs of the recorded turns: each native one is answered on its own path too."""
 
     async def start(self, host: str = "127.0.0.1", port: int = 0) -> str:
@@ -175,7 +176,7 @@ class ReplayServer:
 
     def models(self) -> list[str]:
         seen: dict[str, None] = {}
-        for interaction in chat_turns(self.recording.interactions):
+        for interaction in answering(self.recording.interactions):
             model = reply_of(interaction).model or (interaction.request.model if interaction.request else None)
             if model:
                 seen.setdefault(model, None)

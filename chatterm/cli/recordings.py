@@ -10,6 +10,7 @@ import stat
 import sys
 from pathlib import Path
 
+from chatterm.cassette.exchange import turn_count
 from chatterm.cassette.load import load_recording
 from chatterm.cassette.summary import skipped, summarize
 from chatterm.cassette.write import render
@@ -86,7 +87,7 @@ def run_serve(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise UsageError(f"cannot listen on {args.host}:{args.port} ({exc.strerror or exc})") from None
         output.say(base_url, flush=True)
-        served = counted(len(recording.interactions), "recorded turn")
+        served = counted(turn_count(recording.interactions), "recorded turn")  # (the turns `show` counts)
         output.say(f"serving {served}; Ctrl+C stops", stderr=True, flush=True)
         await server.serve_forever()
 
