@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pydantic import Field, ValidationError, field_validator
+from pydantic.fields import FieldInfo
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -26,10 +27,11 @@ from pydantic_settings import (
 
 from chatterm import locations
 from chatterm.settings.environment import EnvironmentSource
-from chatterm.settings.errors import ConfigError, beyond_limits, describe
+from chatterm.settings.errors import ConfigError, beyond_limits, describe, first_to_tell
 from chatterm.settings.presets import PresetsSource
 from chatterm.settings.profile import ProfileSettings, check_profile_name
 from chatterm.settings.roles import RoleSettings
+from chatterm.settings.toml_types import wrong_type
 
 if TYPE_CHECKING:
     from pydantic_core import ErrorDetails
@@ -52,13 +54,17 @@ class _Loading:
 
 def _keys_of_table(table: tuple[str | int, ...]) -> list[str]:
     """The keys a table may hold: the top level's, a profile's or a role's (other tables take any key)."""
+    return list(_fields_of_table(table))
+
+
+def _fields_of_table(table: tuple[str | int, ...]) -> dict[str, FieldInfo]:
     if not table:
-        return list(Settings.model_fields)
+        return Settings.model_fields
     if len(table) == 2 and table[0] == "profiles":
-        return list(ProfileSettings.model_fields)
+        return ProfileSettings.model_fields
     if len(table) == 2 and table[0] == "roles":
-        return list(RoleSettings.model_fields)
-    return []
+        return RoleSettings.model_fields
+    return {}
 
 
 _LOADING: ContextVar[_Loading | None] = ContextVar("chatterm_settings_loading", default=None)
@@ -113,6 +119,9 @@ class Settings(BaseSettings):
             raise  # said by load_settings
         except (ValueError, RecursionError) as exc:  # the TOML reader's own limits: nesting, digits of a number
             raise ConfigError(f"{path}: not valid TOML: {beyond_limits(exc)}") from None
+        wrong = wrong_type(config_file.toml_data, _fields_of_table)
+        if wrong is not None:
+            raise ConfigError(f"{path}: {wrong}")
         return (init_settings, environment, config_file, PresetsSource(settings_cls))
 
 
@@ -132,7 +141,7 @@ def load_settings(path: Path | None = None) -> Settings:
     except OSError as exc:
         raise ConfigError(f"{loading.path}: cannot be read ({exc.strerror or exc})") from None
     except ValidationError as exc:
-        raise ConfigError(loading.describe(exc.errors()[0])) from None
+        raise ConfigError(loading.describe(first_to_tell(exc.errors()))) from None
     except SettingsError as exc:
         raise ConfigError(f"the CHATTERM_* variables cannot be used ({exc})") from None
     finally:

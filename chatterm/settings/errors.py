@@ -71,6 +71,12 @@ def problem(error: ErrorDetails, in_environment: bool = False, known: Sequence[s
     return message[:1].lower() + message[1:]
 
 
+def first_to_tell(errors: Sequence[ErrorDetails]) -> ErrorDetails:
+    """The error a user is told of: an unknown key before any other, since a misspelt key is most often why another
+    is missing (`modle` for `model`)."""
+    return next((error for error in errors if error["type"] == "extra_forbidden"), errors[0])
+
+
 def located(error: ErrorDetails) -> tuple[str | int, ...]:
     """Where the value at fault is: a link-local base URL is refused by its profile (which holds the opt-in), but it
     is the base_url the user is to look at."""
