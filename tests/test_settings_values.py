@@ -254,3 +254,24 @@ def test_a_base_url_accepted_when_loaded_is_one_the_client_can_send_to(scheme: s
         return
     parsed = httpx.URL(url.rstrip("/") + "/chat/completions")
     assert parsed.scheme in ("http", "https") and parsed.host
+
+
+def test_numbers_in_variables_are_still_read_from_their_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CHATTERM_PROFILES__GROQ__READ_TIMEOUT", "10")
+    monkeypatch.setenv("CHATTERM_READING_WIDTH", "80")
+    settings = load_settings()
+    assert settings.profiles["groq"].read_timeout == 10.0 and settings.reading_width == 80
+
+
+def test_a_default_profile_that_names_no_profile_is_said() -> None:
+    path = locations.config_file()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text('default_profile = "nonexist"\n')
+    said = "default_profile 'nonexist' names no profile"
+    listed = run_chatterm("profiles", "list")
+    assert listed.code == 0 and "groq" in listed.stdout and "*" not in listed.stdout, "the list, to choose from"
+    (warning,) = listed.stderr.splitlines()
+    assert warning.startswith(f"chatterm: warning: {said}") and "chatterm profiles default NAME" in warning
+    assert said in refused_by_the_command("ask", "hi")
+    assert run_chatterm("profiles", "default", "groq").code == 0, "the default can be set again"
+    assert run_chatterm("profiles", "list").stderr == ""

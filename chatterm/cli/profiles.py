@@ -16,7 +16,7 @@ from pydantic import ValidationError
 from chatterm.cli import output
 from chatterm.cli.errors import EXIT_OK, UsageError
 from chatterm.net.endpoint import is_credential
-from chatterm.settings.choice import DEMO, DEMO_MODEL, default_profile, endpoint_for
+from chatterm.settings.choice import DEMO, DEMO_MODEL, default_problem, default_profile, endpoint_for
 from chatterm.settings.config import Settings, load_settings
 from chatterm.settings.config_edit import remove_profile, save_profile, set_default
 from chatterm.settings.errors import located, problem
@@ -100,6 +100,9 @@ def run_profiles(args: argparse.Namespace) -> int:
     settings = load_settings()
     action = args.action or "list"
     if action == "list":
+        wrong = default_problem(settings)
+        if wrong is not None:
+            output.warning(wrong)
         current = default_profile(settings)
         rows = [(DEMO, "recorded answers (offline)", "none needed")]
         rows += [(name, p.model, _key_status(name, p)) for name, p in sorted(settings.profiles.items())]

@@ -51,6 +51,19 @@ def default_profile(settings: Settings) -> str:
     return DEMO
 
 
+def default_problem(settings: Settings) -> str | None:
+    """What is wrong with the configured default profile, in one line: None when it names a profile, or none is set.
+    Commands that need the profile stop on it; `profiles list` warns of it, and lists the profiles to choose from."""
+    name = settings.default_profile
+    if not name or name == DEMO or name in settings.profiles:
+        return None
+    return f"default_profile {name!r} names no profile: set one with 'chatterm profiles default NAME'"
+
+
+def _known(settings: Settings) -> str:
+    return "known: " + ", ".join(sorted([*settings.profiles, DEMO]))
+
+
 def endpoint_for(profile: ProfileSettings, model: str | None, key: str | None) -> Endpoint:
     """The endpoint a profile describes, asking for `model` when one is given; the key travels only here, never
     back into the settings."""
@@ -102,14 +115,16 @@ def choose(
             raise ResolveError(f"--base-url: {problem(exc.errors()[0])}") from None
         choice = Choice(AD_HOC, endpoint_for(ad_hoc, model, key), f"env:{api_key_env}" if key else None)
     else:
+        wrong = None if profile else default_problem(settings)
+        if wrong is not None:
+            raise ResolveError(wrong)
         name = profile or default_profile(settings)
         if name == DEMO:
             choice = Choice(DEMO, Endpoint(base_url="", model=model or DEMO_MODEL))
         else:
             chosen = settings.profiles.get(name)
             if chosen is None:
-                known = ", ".join(sorted([*settings.profiles, DEMO]))
-                raise ResolveError(f"no profile named {name!r} (known: {known})")
+                raise ResolveError(f"no profile named {name!r} ({_known(settings)})")
             found = find_key(name, chosen.api_key_env)
             if found is None and chosen.api_key_env and not chosen.local:
                 raise ResolveError(
