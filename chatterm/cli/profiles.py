@@ -16,6 +16,7 @@ from pydantic import ValidationError
 from chatterm.cli import output
 from chatterm.cli.errors import EXIT_OK, UsageError
 from chatterm.net.endpoint import is_credential
+from chatterm.net.header_text import unsendable, without_paste
 from chatterm.settings.choice import DEMO, DEMO_MODEL, default_problem, default_profile, endpoint_for
 from chatterm.settings.config import Settings, load_settings
 from chatterm.settings.config_edit import remove_profile, save_profile, set_default
@@ -199,9 +200,15 @@ def _demo_key(action: str) -> int:
 def _read_secret(profile: str) -> str:
     """The key from a hidden prompt, or from stdin when it is piped; never from the command line."""
     if sys.stdin is not None and not sys.stdin.isatty():
-        value = sys.stdin.readline().strip()
+        value = without_paste(sys.stdin.readline())
     else:
-        value = getpass.getpass(output.line(f"API key for {profile} (input hidden): ")).strip()
+        value = without_paste(getpass.getpass(output.line(f"API key for {profile} (input hidden): ")))
     if not value:
         raise UsageError("no key given; nothing stored")
+    where = unsendable(value)
+    if where is not None:
+        raise UsageError(
+            f"the key given holds a character no HTTP header can carry: {where}; nothing stored "
+            "(paste the key as the provider gave it)"
+        )
     return value

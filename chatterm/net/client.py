@@ -31,6 +31,7 @@ from chatterm.decode.body import BodyDecoder, body_kind
 from chatterm.decode.errors import http_error
 from chatterm.events import Content, Event, Reasoning, StreamError, StreamWarning, ToolCallDelta
 from chatterm.net.endpoint import Endpoint
+from chatterm.net.header_text import header_problem
 from chatterm.net.masking import EventMask, KeyLookup
 from chatterm.net.proxies import ProxyRoutes, client_transport, shown
 from chatterm.net.recorder import Recorder
@@ -198,7 +199,14 @@ class ChatClient:
     async def _answer(
         self, messages: list[dict[str, Any]], model: str | None, base_url: str | None, extra: dict[str, Any]
     ) -> AsyncGenerator[Event]:
-        """The events of one answer as received: retried before its first byte, ended by its first error."""
+        """The events of one answer as received: retried before its first byte, ended by its first error. A header that
+        cannot be sent (a key holding a character no header carries) ends it before any request."""
+        unsendable = header_problem(self.endpoint.request_headers())
+        if unsendable is not None:
+            yield StreamError(
+                None, f"{unsendable}; nothing was sent (check the key and the profile's headers)", "request"
+            )
+            return
         body = {**self.endpoint.request_body(messages, model), **extra}
         url = self.endpoint.url_for(model, base_url)
         for attempt in range(self.retries + 1):

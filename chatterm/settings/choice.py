@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import os
 from dataclasses import dataclass
 
 from pydantic import ValidationError
@@ -13,7 +12,7 @@ from chatterm.cassette import demo_catalogue
 from chatterm.net.endpoint import Endpoint
 from chatterm.settings.config import Settings
 from chatterm.settings.errors import problem
-from chatterm.settings.keys import find_key, keyring_keys
+from chatterm.settings.keys import FoundKey, env_key, find_key, key_problem, keyring_keys
 from chatterm.settings.profile import ProfileSettings
 
 DEMO = "demo"
@@ -46,7 +45,7 @@ def default_profile(settings: Settings) -> str:
     if settings.default_profile:
         return settings.default_profile
     for name, profile in settings.profiles.items():
-        if profile.api_key_env and os.environ.get(profile.api_key_env):
+        if env_key(profile.api_key_env) is not None:
             return name
     return DEMO
 
@@ -100,9 +99,10 @@ def choose(
     if base_url:
         if api not in (None, "openai") and not model:
             raise ResolveError(f"--api {api} asks for a model by name: add --model NAME")
-        key = os.environ.get(api_key_env) if api_key_env else None
-        if api_key_env and not key:
+        given = env_key(api_key_env)
+        if api_key_env and given is None:
             raise ResolveError(f"--api-key-env {api_key_env}: the variable is not set")
+        key = _usable(given, AD_HOC)
         try:
             ad_hoc = ProfileSettings(
                 base_url=base_url,
@@ -130,7 +130,7 @@ def choose(
                 raise ResolveError(
                     f"no API key for {name}: export {chosen.api_key_env}=... or run 'chatterm key set {name}'"
                 )
-            key = found.value if found else None
+            key = _usable(found, name)
             choice = Choice(name, endpoint_for(chosen, model, key), found.source if found else None)
             if found is not None and found.source.startswith("env:"):  # the keyring was not asked: ask it later
                 choice.endpoint.find_held_keys = functools.partial(keyring_keys, name)
@@ -139,6 +139,16 @@ def choose(
     if api:
         choice.endpoint.api = api
     return choice
+
+
+def _usable(found: FoundKey | None, profile: str) -> str | None:
+    """The key found, once it is known to fit in a header: one that cannot is refused before any request."""
+    if found is None:
+        return None
+    problem = key_problem(found, profile)
+    if problem is not None:
+        raise ResolveError(problem)
+    return found.value
 
 
 def chosen_again(first: Choice, model: str | None = None) -> Choice:

@@ -1,7 +1,9 @@
 """API keys: the provider's environment variable first, then the system keyring (service `chatterm`).
 
 A machine without a keyring backend (a headless Linux box) gets one clear line pointing to the
-environment variable; nothing crashes. Keys are never written to the config file.
+environment variable; nothing crashes. Keys are never written to the config file. A key is read without the
+whitespace a paste adds around it (`chatterm.net.header_text`), wherever it comes from; `key_problem` says why one
+that still holds a character no header can carry is refused, naming where it came from.
 """
 
 from __future__ import annotations
@@ -9,6 +11,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from typing import Any
+
+from chatterm.net.header_text import unsendable, without_paste
 
 SERVICE = "chatterm"
 
@@ -84,18 +88,39 @@ def stored_key(profile: str) -> str | None:
         value = keyring.get_password(SERVICE, profile)
     except Exception as exc:
         raise _failure(exc) from None
-    return value if isinstance(value, str) and value else None
+    return (without_paste(value) or None) if isinstance(value, str) else None
+
+
+def env_key(env_var: str | None) -> FoundKey | None:
+    """The key an environment variable holds, or None when it is unset or holds only whitespace."""
+    value = without_paste(os.environ.get(env_var, "")) if env_var else ""
+    return FoundKey(value, f"env:{env_var}") if value else None
 
 
 def find_key(profile: str, env_var: str | None) -> FoundKey | None:
     """The key for a profile, or None. Never raises for a missing or failing keyring."""
-    if env_var and os.environ.get(env_var):
-        return FoundKey(os.environ[env_var], f"env:{env_var}")
+    found = env_key(env_var)
+    if found is not None:
+        return found
     try:
         value = stored_key(profile)
     except (KeyringUnavailable, KeyringFailed):
         return None
     return FoundKey(value, "keyring") if value else None
+
+
+def key_problem(found: FoundKey, profile: str) -> str | None:
+    """One line saying that the key found holds a character no header can carry, where it came from and what to do
+    (never the key), or None when it can be sent."""
+    where = unsendable(found.value)
+    if where is None:
+        return None
+    if found.source.startswith("env:"):
+        variable = found.source.removeprefix("env:")
+        origin, fix = f"the variable {variable}", f"export {variable}=... again with the key as the provider gave it"
+    else:
+        origin, fix = f"the keyring entry for {profile}", f"store it again: chatterm key set {profile}"
+    return f"the key in {origin} holds a character no HTTP header can carry: {where}; {fix}"
 
 
 def keyring_keys(profile: str) -> tuple[str, ...]:
@@ -105,10 +130,12 @@ def keyring_keys(profile: str) -> tuple[str, ...]:
         stored = _keyring().get_password(SERVICE, profile)
     except Exception:
         return ()
-    return (stored,) if isinstance(stored, str) and stored else ()
+    stored = without_paste(stored) if isinstance(stored, str) else ""
+    return (stored,) if stored else ()
 
 
 def set_key(profile: str, value: str) -> None:
+    value = without_paste(value)
     keyring = _keyring()
     try:
         keyring.set_password(SERVICE, profile, value)

@@ -175,6 +175,12 @@ class ChatApp(ChatOptions):
         if self.session is not None:  # a choice made by the user, not the one restored at start
             save_state(theme=theme)
 
+    def known_secrets(self) -> tuple[str, ...]:
+        """Every key the app holds (earlier chats', this chat's, the profile's), masked in a crash report."""
+        from chatterm.cassette.secrets import known
+
+        return known(self._secrets, self.session.secrets if self.session else (), self.choice.endpoint.secrets)
+
     async def _prepare(self, choice: Choice) -> Choice:
         """Start the in-process demo server the first time the demo profile is used."""
         if choice.is_demo and not choice.endpoint.base_url:

@@ -13,7 +13,6 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from textual.app import App
 from textual.binding import Binding
 
 from chatterm import locations
@@ -21,6 +20,7 @@ from chatterm.net.apis import EFFORTS
 from chatterm.net.sampling import ChatParams, profile_sampling
 from chatterm.settings.roles import RoleError, RoleSettings, find_role
 from chatterm.ui.plain import notify
+from chatterm.ui.render.crash import GuardedApp
 from chatterm.ui.screens.parameters import ParametersDialog
 from chatterm.ui.screens.roles import RoleDialog
 from chatterm.ui.screens.system_prompt import SystemPromptDialog
@@ -62,7 +62,7 @@ def status_forms(session: ChatSession) -> list[str]:
     return [" · ".join(effort + differ), " · ".join(effort), ""]
 
 
-class ChatOptions(App[None]):
+class ChatOptions(GuardedApp):
     """The app's actions on what a chat asks with (ChatApp is one)."""
 
     settings: Settings

@@ -15,6 +15,8 @@ TEXTUAL_SERIES = ((8, 2),)
 """The Textual series the compositor and scrollbar subclasses were written against."""
 RICH_MAJORS = (13, 14, 15)
 ENVIRONMENT_SWITCH = "CHATTERM_STOCK_RENDER"
+_APP_METHODS = ("_start_widget", "_fatal_error", "_close_messages_no_wait")
+"""The App methods the render package calls or replaces (`widgets`, `crash`)."""
 
 _forced: bool | None = None
 
@@ -80,8 +82,9 @@ def missing_private_names() -> list[str]:
         missing.append("Screen._compositor")
     from textual.app import App
 
-    if not callable(getattr(App, "_start_widget", None)):
-        missing.append("App._start_widget")
+    missing.extend(f"App.{name}" for name in _APP_METHODS if not callable(getattr(App, name, None)))
+    if "_exit_renderables" not in App.__init__.__code__.co_names:
+        missing.append("App._exit_renderables")
     try:
         from textual.widgets._footer import FooterKey
 
