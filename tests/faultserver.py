@@ -321,6 +321,22 @@ class FaultServer:
         await self._send(writer, chunk(finish="stop") + DONE)
         await self._end(writer)
 
+    async def _echo_json(self, writer: asyncio.StreamWriter) -> None:
+        """The key in the answer as a JSON document writes it (`"` and `\\` escaped), inside the JSON of an event."""
+        await self._echo_words(writer, [" with ", json.dumps({"key": self._echoed()}), " echoed."])
+
+    async def _echo_url_split(self, writer: asyncio.StreamWriter) -> None:
+        """The key in the answer URL-encoded, in two SSE events cut inside its first percent escape."""
+        encoded = quote(self._echoed(), safe="")
+        cut = encoded.find("%") + 1 if "%" in encoded else 7
+        await self._echo_words(writer, [" with the key ", encoded[:cut], encoded[cut:], " echoed."])
+
+    async def _echo_words(self, writer: asyncio.StreamWriter, words: list[str]) -> None:
+        await self._begin(writer)
+        await self._stream_words(writer, WORDS[:4] + words)
+        await self._send(writer, chunk(finish="stop") + DONE)
+        await self._end(writer)
+
     async def _echo_tcp(self, writer: asyncio.StreamWriter) -> None:
         """The key in one SSE event whose bytes are sent in two TCP writes, cut in the middle of the key."""
         key = self._echoed()

@@ -32,14 +32,21 @@ from tests.faultserver import PARTIAL, FaultServer
 
 SLASH_KEY = "sk-test/SLASH+key=9f8e/7d6c5b4a"
 """A key JSON may carry as `\\/` and a URL as `%2F`."""
+QUOTE_KEY = 'sk-test/SECRET+123=="x\\y-5e6f7a8b'
+"""A key JSON writes with `\\"` and `\\\\`, and a JSON string holding that JSON with `\\\\\\"` and `\\\\\\\\`."""
 ECHOED = f"{PARTIAL} with the key {MASK} echoed."
 """What the user gets of an answer that held the key."""
+ECHOED_JSON = f'{PARTIAL} with {{"key": "{MASK}"}} echoed.'
+"""What the user gets of an answer that held the key inside a JSON document (`echo-json`)."""
 
 
 def forms(key: str) -> list[str]:
-    """Every way a key can be written in a text: as is, JSON-escaped (with and without `\\/`), URL-encoded."""
+    """Every way a key can be written in a text: as is, JSON-escaped (with and without `\\/`), URL-encoded; and each
+    of those as a JSON string holds it (an event's JSON, a JSON or YAML file: `\\"` and `\\\\` escaped again)."""
     escaped = json.dumps(key)[1:-1]
-    return sorted({key, escaped, escaped.replace("/", "\\/"), quote(key, safe=""), quote_plus(key), quote(key)})
+    shown = {key, escaped, escaped.replace("/", "\\/"), quote(key, safe=""), quote_plus(key), quote(key)}
+    held = {json.dumps(form)[1:-1] for form in shown}
+    return sorted(shown | held | {form.replace("/", "\\/") for form in held})
 
 
 def assert_masked(text: str, key: str, where: str) -> None:
@@ -52,16 +59,22 @@ def ask(base_url: str, key: str, *extra: str) -> Any:
     return run_chatterm("ask", *options, *extra, "hi", env={"FAULT_KEY": key})
 
 
-@pytest.mark.parametrize("key", [TEST_KEY, SLASH_KEY])
+SCENARIOS = [
+    ("echo-401", 1, "", f"HTTP 401: Incorrect API key provided: {MASK}"),
+    ("echo-error-event", 1, PARTIAL, f"upstream rejected the key {MASK}"),
+    ("echo-escaped", 1, PARTIAL, f"upstream rejected the key {MASK}"),
+    ("echo-split", 0, ECHOED, None),
+    ("echo-tcp", 0, ECHOED, None),
+]
+ENCODED = [("echo-json", 0, ECHOED_JSON, None), ("echo-url-split", 0, ECHOED, None)]
+"""The key JSON-escaped inside the JSON of an event, and URL-encoded across two events."""
+
+
 @pytest.mark.parametrize(
-    ("scenario", "code", "stdout", "words"),
-    [
-        ("echo-401", 1, "", f"HTTP 401: Incorrect API key provided: {MASK}"),
-        ("echo-error-event", 1, PARTIAL, f"upstream rejected the key {MASK}"),
-        ("echo-escaped", 1, PARTIAL, f"upstream rejected the key {MASK}"),
-        ("echo-split", 0, ECHOED, None),
-        ("echo-tcp", 0, ECHOED, None),
-    ],
+    ("key", "scenario", "code", "stdout", "words"),
+    [(key, *scenario) for key in (TEST_KEY, SLASH_KEY) for scenario in SCENARIOS]
+    + [(key, *scenario) for key in (TEST_KEY, QUOTE_KEY) for scenario in ENCODED]
+    + [(QUOTE_KEY, *scenario) for scenario in SCENARIOS[:2]],
 )
 def test_ask_masks_an_echoed_key_everywhere(
     fault_server: FaultServer, tmp_path: Path, key: str, scenario: str, code: int, stdout: str, words: str | None

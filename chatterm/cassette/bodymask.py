@@ -3,8 +3,9 @@
 Every form of a key (`chatterm.cassette.secrets`) is masked wherever it is in the body. A provider that echoes a
 key may also stream it in pieces: `"content":"sk-te"` in one event, `"content":"st-..."` in the next. Read `deep`,
 the body is also taken as the JSON strings it holds, grouped by the name they are the value of, in order: a group
-is the text a decoder puts together (the answer, the reasoning, a tool call's arguments), and a key found in it is
-masked in every string it spans (the first piece says MASK, the others lose their part). Reading every string
+is the text a decoder puts together (the answer, the reasoning, a tool call's arguments), and a form of a key found
+in it (the forms the screen masks in that text) is masked in every string it spans (the first piece says MASK, the
+others lose their part). Reading every string
 costs about what decoding the body does, so the recorder asks for it once the client has seen a key in what the
 body decodes to.
 
@@ -21,7 +22,7 @@ import re
 from collections import deque
 from dataclasses import dataclass, field
 
-from chatterm.cassette.secrets import MASK, byte_forms, known, mask_text
+from chatterm.cassette.secrets import MASK, byte_forms, known, mask_text, text_forms
 
 _STRING = re.compile(rb'"((?:[^"\\\n]|\\.)*+)(?:(")([ \t]*:)?)?')
 """A JSON string on one line, and the colon after it that makes it a name. Possessive: a string left open ends at
@@ -68,7 +69,8 @@ class BodyMask:
     def __init__(self, secrets: tuple[str, ...], deep: bool = False) -> None:
         self.keys = known(secrets)
         self.forms = byte_forms(self.keys)
-        self.longest = max((len(key) for key in self.keys), default=0)
+        self.text_forms = text_forms(self.keys)
+        self.longest = max((len(form) for form in self.text_forms), default=0)
         self.deep = deep
         self._start()
 
@@ -133,13 +135,7 @@ class BodyMask:
         begin = group.base + len(group.text)
         group.pieces.append((begin, start, end, text))
         group.text += text
-        for key in self.keys:
-            at = group.text.find(key, max(group.searched, begin - len(key) + 1) - group.base)
-            while at >= 0:
-                found = group.base + at
-                self._cut(group, found, found + len(key))
-                group.searched = found + len(key)
-                at = group.text.find(key, group.searched - group.base)
+        self._find(group, max(group.searched, begin - self.longest + 1))
         keep = group.base + len(group.text) - self.longest + 1  # text before cannot be part of a key still to come
         pieces = group.pieces
         while len(pieces) > 1 and pieces[1][0] <= keep:
@@ -147,6 +143,20 @@ class BodyMask:
         if pieces[0][0] > group.base:
             group.text = group.text[pieces[0][0] - group.base :]
             group.base = pieces[0][0]
+
+    def _find(self, group: _Group, start: int) -> None:
+        """Cut the forms of the keys the group's text holds from `start` on: the first to start wins, the longest of
+        those that start together (the forms are listed longest first)."""
+        found: list[tuple[int, int]] = []
+        for form in self.text_forms:
+            at = group.text.find(form, start - group.base)
+            while at >= 0:
+                found.append((group.base + at, group.base + at + len(form)))
+                at = group.text.find(form, at + 1)
+        for low, high in sorted(found, key=lambda span: (span[0], -span[1])):
+            if low >= group.searched:
+                self._cut(group, low, high)
+                group.searched = high
 
     def _cut(self, group: _Group, low: int, high: int) -> None:
         for begin, start, end, text in group.pieces:

@@ -1,6 +1,9 @@
 """Known secrets and the forms they take in text, masked in every text chatterm writes or shows.
 
-A key is found not only as itself: JSON writes it escaped (`\\/` for `/` by some servers), a URL percent-encodes it.
+A key is found not only as itself: a URL percent-encodes it, and JSON writes it escaped (`\\"`, `\\\\`, `\\/` for `/` by
+some servers). `text_forms` is the one list of those forms, for the screen, stdout, the export and every file alike:
+a form the screen masks in an answer's text is in the answer's body, and in a session file, as a JSON string holds
+it, escaped once more, so each form is listed as a JSON string holds it too.
 Text that arrives in pieces (an answer streamed event by event) is masked by `TextMask`, which holds back the end of
 what it was given while that end could still be the start of a key.
 """
@@ -27,14 +30,27 @@ def known(*groups: Iterable[str | None]) -> tuple[str, ...]:
     return tuple(seen)
 
 
+def encoded(secret: str) -> set[str]:
+    """The secret as is and as URLs write it: the characters a URL cannot hold percent-encoded, `+` for a space."""
+    return {secret, quote(secret, safe=""), quote(secret), quote_plus(secret, safe="")}
+
+
+def in_json(text: str) -> set[str]:
+    """The text as it is inside a JSON string: escaped, with non-ASCII characters as `\\u` escapes or not, with `/`
+    as `\\/` (as PHP and some Java servers write it) or not."""
+    escaped = {json.dumps(text)[1:-1], json.dumps(text, ensure_ascii=False)[1:-1]}
+    return escaped | {form.replace("/", "\\/") for form in escaped}
+
+
 @functools.lru_cache(maxsize=64)
 def text_forms(secrets: tuple[str, ...]) -> tuple[str, ...]:
-    """Every form the secrets may take in a text, longest first (so a longer form is masked whole)."""
+    """Every form the secrets may take in a text, longest first (so a longer form is masked whole): each secret as
+    is and URL-encoded (`encoded`), each of those in a JSON string (a provider's JSON, as its text shows it), and each
+    of those in a JSON string again (the same text in the body of the answer, in a JSON or YAML file)."""
     forms: set[str] = set()
     for secret in known(secrets):
-        for escaped in (json.dumps(secret)[1:-1], json.dumps(secret, ensure_ascii=False)[1:-1]):
-            forms.update((escaped, escaped.replace("/", "\\/")))
-        forms.update((secret, quote(secret, safe=""), quote(secret), quote_plus(secret, safe="")))
+        shown = {escaped for form in encoded(secret) for escaped in {form, *in_json(form)}}
+        forms |= shown | {held for form in shown for held in in_json(form)}
     return tuple(sorted(forms, key=lambda form: (-len(form), form)))
 
 

@@ -17,7 +17,7 @@ from chatterm.settings.config import load_settings
 from chatterm.ui.app import ChatApp
 from chatterm.ui.screens.profiles import Switch
 from tests.faultserver import PARTIAL, FaultServer
-from tests.test_secrets import ECHOED, SLASH_KEY, assert_masked
+from tests.test_secrets import ECHOED, ECHOED_JSON, QUOTE_KEY, SLASH_KEY, assert_masked
 from tests.ui.helpers import settled, shown_text
 from tests.ui.test_faults import finished_answer, notices
 
@@ -46,18 +46,20 @@ def assert_nowhere(app: ChatApp, screen: str, key: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("scenario", "answer", "notice"),
+    ("scenario", "answer", "notice", "key"),
     [
-        ("echo-401", "", f"HTTP 401: Incorrect API key provided: {MASK}"),
-        ("echo-error-event", PARTIAL, f"upstream rejected the key {MASK}"),
-        ("echo-split", ECHOED, None),
-        ("echo-tcp", ECHOED, None),
+        ("echo-401", "", f"HTTP 401: Incorrect API key provided: {MASK}", SLASH_KEY),
+        ("echo-error-event", PARTIAL, f"upstream rejected the key {MASK}", SLASH_KEY),
+        ("echo-split", ECHOED, None, SLASH_KEY),
+        ("echo-tcp", ECHOED, None, SLASH_KEY),
+        ("echo-json", ECHOED_JSON, None, QUOTE_KEY),
+        ("echo-url-split", ECHOED, None, QUOTE_KEY),
     ],
 )
 async def test_an_echoed_key_is_masked_on_screen_in_the_session_and_the_export(
-    faults: FaultServer, monkeypatch: pytest.MonkeyPatch, scenario: str, answer: str, notice: str | None
+    faults: FaultServer, monkeypatch: pytest.MonkeyPatch, scenario: str, answer: str, notice: str | None, key: str
 ) -> None:
-    monkeypatch.setenv("FAULT_KEY", SLASH_KEY)
+    monkeypatch.setenv("FAULT_KEY", key)
     settings = load_settings()
     choice = choose(settings, base_url=faults.url(scenario), model="fault-model", api_key_env="FAULT_KEY")
     app = ChatApp(settings, choice)
@@ -65,10 +67,10 @@ async def test_an_echoed_key_is_masked_on_screen_in_the_session_and_the_export(
         message = await finished_answer(pilot, app)
         assert message.answer == answer
         shown_notice = str(message.notice.render())
-        assert_masked(shown_notice, SLASH_KEY, "the answer's notice")
+        assert_masked(shown_notice, key, "the answer's notice")
         if notice is not None:
             assert notice in shown_notice
-        assert_nowhere(app, shown_text(await settled(pilot)), SLASH_KEY)
+        assert_nowhere(app, shown_text(await settled(pilot)), key)
 
 
 async def test_keys_of_the_profile_and_of_earlier_profiles_stay_masked(
