@@ -331,6 +331,20 @@ class FaultServer:
         cut = encoded.find("%") + 1 if "%" in encoded else 7
         await self._echo_words(writer, [" with the key ", encoded[:cut], encoded[cut:], " echoed."])
 
+    async def _echo_percent(self, writer: asyncio.StreamWriter) -> None:
+        """The key percent-encoded past what URLs need: every character but letters and digits (`sk%2Dtest...`), in
+        capitals and cut across two events, then in small letters; every character, in capitals, then in small
+        letters."""
+        key = self._echoed()
+
+        def encoded(every: bool, digits: str) -> str:
+            return "".join(c if c.isalnum() and not every else "".join(digits % b for b in c.encode()) for c in key)
+
+        forms = [encoded(every, digits) for every in (False, True) for digits in ("%%%02X", "%%%02x")]
+        words = [" with the key ", forms[0][:10], forms[0][10:]]
+        words += [part for form in forms[1:] for part in (" or ", form)]
+        await self._echo_words(writer, [*words, " echoed."])
+
     async def _echo_words(self, writer: asyncio.StreamWriter, words: list[str]) -> None:
         await self._begin(writer)
         await self._stream_words(writer, WORDS[:4] + words)

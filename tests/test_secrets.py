@@ -41,10 +41,14 @@ ECHOED_JSON = f'{PARTIAL} with {{"key": "{MASK}"}} echoed.'
 
 
 def forms(key: str) -> list[str]:
-    """Every way a key can be written in a text: as is, JSON-escaped (with and without `\\/`), URL-encoded; and each
+    """Every way a key can be written in a text: as is, JSON-escaped (with and without `\\/`), URL-encoded (also every
+    character but letters and digits, or every character, in capitals or small letters); and each
     of those as a JSON string holds it (an event's JSON, a JSON or YAML file: `\\"` and `\\\\` escaped again)."""
     escaped = json.dumps(key)[1:-1]
     shown = {key, escaped, escaped.replace("/", "\\/"), quote(key, safe=""), quote_plus(key), quote(key)}
+    for every in (False, True):
+        for digits in ("%%%02X", "%%%02x"):
+            shown.add("".join(c if c.isalnum() and not every else "".join(digits % b for b in c.encode()) for c in key))
     held = {json.dumps(form)[1:-1] for form in shown}
     return sorted(shown | held | {form.replace("/", "\\/") for form in held})
 
@@ -66,8 +70,15 @@ SCENARIOS = [
     ("echo-split", 0, ECHOED, None),
     ("echo-tcp", 0, ECHOED, None),
 ]
-ENCODED = [("echo-json", 0, ECHOED_JSON, None), ("echo-url-split", 0, ECHOED, None)]
-"""The key JSON-escaped inside the JSON of an event, and URL-encoded across two events."""
+ECHOED_PERCENT = f"{PARTIAL} with the key {MASK} or {MASK} or {MASK} or {MASK} echoed."
+"""What the user gets of an answer that held the key in four percent-encoded forms (`echo-percent`)."""
+ENCODED = [
+    ("echo-json", 0, ECHOED_JSON, None),
+    ("echo-url-split", 0, ECHOED, None),
+    ("echo-percent", 0, ECHOED_PERCENT, None),
+]
+"""The key JSON-escaped inside the JSON of an event, URL-encoded across two events, percent-encoded past what URLs
+need (`echo-percent`)."""
 
 
 @pytest.mark.parametrize(

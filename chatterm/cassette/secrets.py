@@ -1,9 +1,11 @@
 """Known secrets and the forms they take in text, masked in every text chatterm writes or shows.
 
-A key is found not only as itself: a URL percent-encodes it, and JSON writes it escaped (`\\"`, `\\\\`, `\\/` for `/` by
-some servers). `text_forms` is the one list of those forms, for the screen, stdout, the export and every file alike:
-a form the screen masks in an answer's text is in the answer's body, and in a session file, as a JSON string holds
-it, escaped once more, so each form is listed as a JSON string holds it too.
+A key is found not only as itself: a URL percent-encodes it (some encoders every character but letters and digits,
+or every character), and JSON writes it escaped (`\\"`, `\\\\`, `\\/` for `/` by some servers). `text_forms` is the one
+list of those forms, for the screen, stdout, the export and every file alike: a form the screen masks in an answer's
+text is in the answer's body, and in a session file, as a JSON string holds it, escaped once more, so each form is
+listed as a JSON string holds it too.
+
 Text that arrives in pieces (an answer streamed event by event) is masked by `TextMask`, which holds back the end of
 what it was given while that end could still be the start of a key.
 """
@@ -12,10 +14,14 @@ from __future__ import annotations
 
 import functools
 import json
+import re
+import string
 from collections.abc import Iterable
 from urllib.parse import quote, quote_plus
 
 MASK = "REDACTED"
+_PERCENT = re.compile(r"%[0-9A-F]{2}")
+_LETTERS_AND_DIGITS = string.ascii_letters + string.digits
 MIN_LENGTH = 6
 """Shorter strings are not masked: they would mask ordinary words."""
 
@@ -30,9 +36,17 @@ def known(*groups: Iterable[str | None]) -> tuple[str, ...]:
     return tuple(seen)
 
 
+def percent_encoded(secret: str, keep: str = "") -> str:
+    """The secret with every character but those in `keep` percent-encoded (its UTF-8 bytes, hex in capitals)."""
+    return "".join(char if char in keep else "".join(f"%{byte:02X}" for byte in char.encode()) for char in secret)
+
+
 def encoded(secret: str) -> set[str]:
-    """The secret as is and as URLs write it: the characters a URL cannot hold percent-encoded, `+` for a space."""
-    return {secret, quote(secret, safe=""), quote(secret), quote_plus(secret, safe="")}
+    """The secret as is and as URLs write it: the characters a URL cannot hold percent-encoded (`+` for a space),
+    every character but letters and digits, or every character; the hex digits in capitals or in small letters."""
+    forms = {quote(secret, safe=""), quote(secret), quote_plus(secret, safe="")}
+    forms |= {percent_encoded(secret, _LETTERS_AND_DIGITS), percent_encoded(secret)}
+    return {secret} | forms | {_PERCENT.sub(lambda escape: escape[0].lower(), form) for form in forms}
 
 
 def in_json(text: str) -> set[str]:

@@ -17,7 +17,7 @@ from chatterm.settings.config import load_settings
 from chatterm.ui.app import ChatApp
 from chatterm.ui.screens.profiles import Switch
 from tests.faultserver import PARTIAL, FaultServer
-from tests.test_secrets import ECHOED, ECHOED_JSON, QUOTE_KEY, SLASH_KEY, assert_masked
+from tests.test_secrets import ECHOED, ECHOED_JSON, ECHOED_PERCENT, QUOTE_KEY, SLASH_KEY, assert_masked
 from tests.ui.helpers import settled, shown_text
 from tests.ui.test_faults import finished_answer, notices
 
@@ -54,6 +54,7 @@ def assert_nowhere(app: ChatApp, screen: str, key: str) -> None:
         ("echo-tcp", ECHOED, None, SLASH_KEY),
         ("echo-json", ECHOED_JSON, None, QUOTE_KEY),
         ("echo-url-split", ECHOED, None, QUOTE_KEY),
+        ("echo-percent", ECHOED_PERCENT, None, SLASH_KEY),
     ],
 )
 async def test_an_echoed_key_is_masked_on_screen_in_the_session_and_the_export(
