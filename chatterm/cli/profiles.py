@@ -20,7 +20,7 @@ from chatterm.net.header_text import unsendable, without_paste
 from chatterm.settings.choice import DEMO, DEMO_MODEL, default_problem, default_profile, endpoint_for
 from chatterm.settings.config import Settings, load_settings
 from chatterm.settings.config_edit import remove_profile, save_profile, set_default
-from chatterm.settings.errors import located, problem
+from chatterm.settings.errors import KeyInSettings, located, problem
 from chatterm.settings.keys import (
     KeyringFailed,
     KeyringUnavailable,
@@ -90,6 +90,9 @@ def _new_profile(args: argparse.Namespace) -> ProfileSettings:
         )
     except ValidationError as exc:
         error = exc.errors()[0]
+        cause = error.get("ctx", {}).get("error")
+        if isinstance(cause, KeyInSettings):  # a header or parameter, by its name
+            raise UsageError(f"{_OPTIONS[str(error['loc'][-1])]} {cause.key}: {cause.words(args.name)}") from None
         key = str(located(error)[-1]) if located(error) else ""
         option = _OPTIONS.get(key, "--" + key.replace("_", "-"))
         raise UsageError(f"{option}: {problem(error)}") from None

@@ -22,6 +22,21 @@ class ConfigError(Exception):
     """The settings cannot be used; the message is one line naming the file or variable and what is wrong."""
 
 
+class KeyInSettings(ValueError):
+    """A profile's header or request parameter that carries an API key: keys are never settings. `key` is its name,
+    where the user is to look; `words` say where keys go, for the profile at fault."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+    def words(self, profile: str) -> str:
+        return (
+            "carries an API key, and keys are never settings: store it in the keyring (chatterm key set "
+            f"{profile}) or in an environment variable (named by the profile's api_key_env)"
+        )
+
+
 def beyond_limits(exc: Exception) -> str:
     """What a reader's own limit says (nesting, the digits of a number), without Python's advice after the `;`
     (a setting the user has no reason to change)."""
@@ -65,6 +80,8 @@ def problem(error: ErrorDetails, in_environment: bool = False, known: Sequence[s
     if kind in ("model_type", "dict_type"):
         return "should be a JSON object" if in_environment else "should be a table"
     cause = error.get("ctx", {}).get("error")
+    if kind == "value_error" and isinstance(cause, KeyInSettings):
+        return cause.words(str(loc[1]) if len(loc) > 1 and loc[0] == "profiles" else "NAME")
     if kind == "value_error" and isinstance(cause, ValueError):
         return str(cause)  # chatterm's own validators say it in full
     message = error["msg"]

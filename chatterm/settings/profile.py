@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from chatterm.conversation.continuation import SERVERS
 from chatterm.net.apis import APIS, EFFORTS
-from chatterm.settings.errors import beyond_limits
+from chatterm.settings.errors import KeyInSettings, beyond_limits
 from chatterm.settings.urls import check_base_url, check_link_local
 
 
@@ -22,6 +22,21 @@ def check_profile_name(name: str) -> str:
     if any(ord(c) < 32 or 127 <= ord(c) < 160 for c in name):
         raise ValueError(f"the profile name {name!a} holds control characters")
     return name
+
+
+KEY_HEADERS = frozenset({"authorization", "proxy-authorization", "x-goog-api-key"})
+"""Headers that carry a key (in any case): refused in a profile, where they would keep it in the config file. The
+key in use travels in the header its API documents (`chatterm.net.apis`), from the environment or the keyring."""
+KEY_PARAMS = frozenset({"api_key", "api-key", "apikey", "key"})
+"""Request parameters named for a key (in any case), refused in a profile for the same reason."""
+
+
+def no_keys(values: dict[str, Any], names: frozenset[str]) -> dict[str, Any]:
+    """`values` (a profile's headers or parameters) when none of them is named for a key."""
+    for name in values:
+        if name.lower() in names:
+            raise KeyInSettings(name)
+    return values
 
 
 def one_of(value: str, choices: tuple[str, ...]) -> str:
@@ -103,9 +118,15 @@ class ProfileSettings(BaseModel):
             raise ValueError(f"should be a number of seconds above 0, not {value:g}")
         return value
 
+    @field_validator("headers")
+    @classmethod
+    def _no_key_headers(cls, value: dict[str, str]) -> dict[str, str]:
+        return no_keys(value, KEY_HEADERS)
+
     @field_validator("params")
     @classmethod
     def _json_params(cls, value: dict[str, Any]) -> dict[str, Any]:
+        no_keys(value, KEY_PARAMS)
         try:
             json.dumps(value, allow_nan=False)
         except (ValueError, TypeError, RecursionError) as exc:

@@ -1,0 +1,40 @@
+"""Keys are never settings: `profiles add` refuses a header or a request parameter that carries an API key, in one
+line saying where keys go, and writes nothing (a config file holding one is refused when it is loaded:
+`data/configs/key_*.toml`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from chatterm import locations
+from tests.conftest import assert_one_line_error, run_chatterm
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "named"),
+    [
+        ("--header", "Authorization=Bearer sk-inline-SECRET", "--header Authorization"),
+        ("--header", "proxy-authorization=Basic sk-inline-SECRET", "--header proxy-authorization"),
+        ("--header", "X-Goog-Api-Key=sk-inline-SECRET", "--header X-Goog-Api-Key"),
+        ("--param", "api_key=sk-inline-SECRET", "--param api_key"),
+        ("--param", "APIKEY=sk-inline-SECRET", "--param APIKEY"),
+        ("--param", "key=sk-inline-SECRET", "--param key"),
+    ],
+)
+def test_profiles_add_refuses_a_key_in_a_header_or_a_parameter(option: str, value: str, named: str) -> None:
+    given = ["--base-url", "http://127.0.0.1:9/v1", "--model", "m", "--header", "X-Title=my app", option, value]
+    result = run_chatterm("profiles", "add", "t3", *given)
+    assert result.code == 2, result.stderr
+    assert_one_line_error(result)
+    line = result.stderr.strip()
+    assert line.startswith(f"chatterm: {named}: carries an API key"), line
+    assert "chatterm key set t3" in line and "environment variable" in line
+    assert "SECRET" not in line
+    assert not locations.config_file().exists(), "nothing was written"
+
+
+def test_profiles_add_keeps_a_header_that_carries_no_key() -> None:
+    given = ["--base-url", "http://127.0.0.1:9/v1", "--model", "m", "--header", "X-Title=my app"]
+    result = run_chatterm("profiles", "add", "t3", *given, "--param", "keyword=x")
+    assert result.code == 0, result.stderr
+    assert "my app" in locations.config_file().read_text()
