@@ -57,7 +57,7 @@ def record_flood(events: int = 30_000, runs: int = 5) -> dict[str, Any]:
     try:
         for _ in range(runs):
             plain.append(_timed(ask, env)[0])
-            recorded.append(_timed([*ask, "--record", str(record)], env)[0])
+            recorded.append(_timed([*ask, "--record", str(record), "--force"], env)[0])
     finally:
         server.stop()
     ratios = [r / p for r, p in zip(recorded, plain, strict=True)]

@@ -1,4 +1,5 @@
-"""Writing chatterm's own files: atomically, readable by the user only (files 0600, new folders 0700)."""
+"""Writing chatterm's own files: atomically, readable by the user only (files 0600, new folders 0700), and only
+over a regular file (`regular_files`): the rename that makes a write atomic would replace anything else."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ import os
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
+
+from chatterm.regular_files import check_writable
 
 
 def private_dirs(directory: Path) -> None:
@@ -29,10 +32,14 @@ def claim(path: Path) -> bool:
     return True
 
 
-def write_private(path: Path, data: bytes | Iterable[bytes]) -> None:
-    """Write a file atomically (temporary file + rename) with mode 0600; new folders get 0700. `data` may come in
-    parts, written one after another (a large file need not be joined in memory first)."""
-    private_dirs(path.parent)
+def write_private(path: Path, data: bytes | Iterable[bytes], folders: bool = True) -> None:
+    """Write a file atomically (temporary file + rename) with mode 0600; missing folders are made (0700) when
+    `folders`, else refused (a path the user named). `data` may come in parts, written one after another (a large
+    file need not be joined in memory first). Raises `FileRefused` (an OSError) when something other than a regular
+    file is at `path`."""
+    if folders:
+        private_dirs(path.parent)
+    check_writable(path, folder_must_exist=True)
     fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:

@@ -46,11 +46,12 @@ def test_saves_while_an_answer_streams_render_only_what_arrived_since(
 
 
 def test_a_record_file_that_cannot_be_written_is_one_warning(fault_server: Any, tmp_path: Path) -> None:
-    blocker = tmp_path / "not-a-dir"
-    blocker.write_text("a file where a folder should be")
+    """A name the file may have, but whose temporary file (the name and a suffix, renamed over it once written) is
+    longer than a folder's entries may be: the path is fine when checked, each write fails."""
+    record = tmp_path / ("r" * 245 + ".yaml")
     fault_server.gap = 0.3  # a few saves while the answer streams
-    result = run_chatterm("ask", "--base-url", fault_server.url("paced"), "--record", str(blocker / "r.yaml"), "hi")
+    result = run_chatterm("ask", "--base-url", fault_server.url("paced"), "--record", str(record), "hi")
     assert result.code == 0, result.stderr
     warnings = [line for line in result.stderr.splitlines() if "warning" in line]
-    assert len(warnings) == 1 and str(blocker / "r.yaml") in warnings[0], result.stderr
+    assert len(warnings) == 1 and str(record) in warnings[0], result.stderr
     assert "Traceback" not in result.stderr

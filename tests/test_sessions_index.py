@@ -109,6 +109,7 @@ def test_an_index_that_is_not_a_file_is_not_waited_on(reads: list[str]) -> None:
     (locations.sessions_dir() / INDEX).unlink()
     os.mkfifo(locations.sessions_dir() / INDEX)
     assert rows()["a.yaml"][0] == "question a"
+    assert (locations.sessions_dir() / INDEX).is_fifo(), "never replaced by the index written"
 
 
 def test_rows_of_gone_files_leave_the_index() -> None:

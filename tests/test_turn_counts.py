@@ -38,6 +38,7 @@ def listed_turns(path: Path) -> int:
 
 def test_a_turn_retried_is_one_turn_in_the_sessions_list_as_in_show(fault_server: Any) -> None:
     record = locations.sessions_dir() / "retried.yaml"
+    record.parent.mkdir(parents=True)  # (`--record` writes in a folder that exists)
     options = ["--api-key-env", "FAULT_KEY", "--model", "fault-model", "--no-reasoning"]
     result = run_chatterm(
         "ask",

@@ -27,7 +27,9 @@ _Stamp = tuple[int, int, int, int]
 class GrowingFile:
     """Writes one file again and again, each time from the first part that changed."""
 
-    def __init__(self) -> None:
+    def __init__(self, folders: bool = True) -> None:
+        self._folders = folders
+        """Make missing folders for the file (else a missing one is an error: a path the user named)."""
         self._head = b""
         self._parts: list[bytes] = []
         """The parts the file holds after its head, as last written."""
@@ -48,7 +50,7 @@ class GrowingFile:
         kept = self._kept(head, parts)
         tail = [*parts[kept:], *rest]
         if kept == 0 or kept < self._settled or not self._write_end(path, self._ends[kept - 1], tail):
-            write_private(path, [head, *parts, *rest])
+            write_private(path, [head, *parts, *rest], folders=self._folders)
             self._stamp, kept = _stamp(os.stat(path)), 0
             self._head, self._ends = head, []
         ends = self._ends[:kept]
@@ -71,10 +73,11 @@ class GrowingFile:
 
     def _write_end(self, path: Path, start: int, parts: list[bytes]) -> bool:
         """Write from `start` in the file as the last write left it; False (nothing written) if it is not so any
-        more. The file is cut first: a kill mid-write leaves a start of the new end, never a mix of old and new."""
+        more. The file is cut first: a kill mid-write leaves a start of the new end, never a mix of old and new. (Opened
+        without blocking: a FIFO put in its place is not waited on.)"""
         try:
-            fd = os.open(path, os.O_WRONLY | getattr(os, "O_CLOEXEC", 0))
-        except FileNotFoundError:
+            fd = os.open(path, os.O_WRONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+        except OSError:  # (gone, or something else is there: written whole, which says why it cannot be)
             return False
         try:
             if _stamp(os.fstat(fd)) != self._stamp:

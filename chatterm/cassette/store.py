@@ -61,7 +61,7 @@ class SessionSaver:
             succeeds again.
         own_file: take a file of its own, never one that exists (a new name if `path` does), and keep its row in
             the sessions list's index (at the end of each turn, and when closed); False writes `path` whatever is
-            there (`ask --record PATH`).
+            there if it is a regular file, in a folder that exists (`ask --record PATH`).
         failure: the message on_error gets, with `{path}` and `{reason}` filled in.
     """
 
@@ -86,7 +86,7 @@ class SessionSaver:
         self._rendered: dict[int, tuple[Interaction, bytes]] = {}
         self._writers: dict[int, tuple[Interaction, ItemWriter]] = {}
         self._pending: Recording | None = None
-        self._file = GrowingFile()
+        self._file = GrowingFile(folders=own_file)
         self._lock = threading.Lock()
         self._hold = Hold()
         """The session file's hold, while this saver writes a session (`filelock`)."""

@@ -12,6 +12,7 @@ from chatterm.cassette.store import SessionSaver
 from chatterm.cli import output
 from chatterm.cli.app import chosen, role_of
 from chatterm.cli.errors import EXIT_OK, EXIT_PROVIDER, UsageError
+from chatterm.cli.targets import check_target
 from chatterm.conversation.reply import Reply
 from chatterm.events import Content, Reasoning, StreamError, StreamWarning, ToolCallDelta
 from chatterm.net.client import ChatClient
@@ -78,6 +79,8 @@ def run_ask(args: argparse.Namespace) -> int:
     settings = load_settings()
     choice = chosen(args, settings)  # (before the prompt is read: a bad option is said at once)
     role = role_of(args, settings)
+    if args.record:  # (before anything is asked: a path that cannot be written, or holds an earlier recording)
+        check_target(args.record, args.force)
     system = args.system or (role.system if role is not None else None)
     meta: dict[str, Any] = {"profile": choice.profile, "model": choice.endpoint.model}
     if role is not None:

@@ -165,7 +165,8 @@ def build_parser() -> argparse.ArgumentParser:
     ask = commands.add_parser("ask", help="stream one answer to stdout (reasoning to stderr), no UI")
     _endpoint_options(ask, after=True)
     ask.add_argument("--system", metavar="TEXT", help="a system prompt")
-    ask.add_argument("--record", metavar="PATH", help="save the exchange as a cassette")
+    ask.add_argument("--record", metavar="PATH", help="save the exchange as a cassette (a new file, see --force)")
+    ask.add_argument("--force", action="store_true", help="replace the --record file if it exists")
     ask.add_argument("--no-reasoning", action="store_true", help="do not print the reasoning")
     ask.add_argument("prompt", nargs="?", metavar="PROMPT", help="the prompt; '-' or absent reads stdin")
 

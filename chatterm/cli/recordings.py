@@ -5,8 +5,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import os
-import stat
 import sys
 from pathlib import Path
 
@@ -18,6 +16,7 @@ from chatterm.cli import output
 from chatterm.cli.errors import EXIT_OK, UsageError
 from chatterm.cli.listening import check_host
 from chatterm.cli.show import counted, show_text
+from chatterm.cli.targets import check_target
 from chatterm.private_files import write_private
 
 
@@ -43,30 +42,12 @@ def target_format(path: str, explicit: str | None) -> str:
     raise UsageError(f"cannot tell the format from {path!r}: name it .yaml or .sse, or pass --to vcr|govcr|sse")
 
 
-def check_target(source: str, target: str, force: bool) -> None:
-    """Never write over the input (whatever path names it), nor over anything that is not a regular file; replace
-    an existing output only when told to."""
-    try:
-        info = os.stat(target)
-    except FileNotFoundError:
-        return
-    except OSError as exc:
-        raise UsageError(f"{target}: cannot be written ({exc.strerror or exc})") from None
-    with contextlib.suppress(OSError):
-        if os.path.samefile(source, target):
-            raise UsageError(f"{target} is the input file; name another file to write")
-    if not stat.S_ISREG(info.st_mode):
-        raise UsageError(f"{target} is not a regular file; name a file to write")
-    if not force:
-        raise UsageError(f"{target} already exists; add --force to replace it")
-
-
 def run_convert(args: argparse.Namespace) -> int:
     fmt = target_format(args.target, args.to)
-    check_target(args.source, args.target, args.force)
+    check_target(args.target, args.force, source=args.source)
     recording = load_recording(args.source)
     try:
-        write_private(Path(args.target), render(recording, fmt))
+        write_private(Path(args.target), render(recording, fmt), folders=False)
     except OSError as exc:
         raise UsageError(f"{args.target}: cannot be written ({exc.strerror or exc})") from None
     output.say(f"wrote {args.target} ({fmt}, {counted(len(recording.interactions), 'turn')})", stderr=True)

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from chatterm import locations
 from chatterm.private_files import write_private
+from chatterm.regular_files import read_regular
 
 MOST = 500
 """Prompts kept: the oldest leave first."""
@@ -30,7 +31,7 @@ def history_file() -> Path:
 def _read(path: Path) -> tuple[list[str], bool]:
     """The prompts in `path`, and whether the file may be written (False when it is there but cannot be read)."""
     try:
-        data = json.loads(path.read_bytes())
+        data = json.loads(read_regular(path, 4 * MOST_BYTES))
     except FileNotFoundError:
         return [], True
     except OSError:

@@ -8,11 +8,15 @@ from typing import Any
 
 from chatterm import locations
 from chatterm.private_files import write_private
+from chatterm.regular_files import read_regular
+
+MOST = 1024 * 1024
+"""The most of the file read: it holds a few names."""
 
 
 def load_state() -> dict[str, Any]:
     try:
-        data = json.loads((locations.data_dir() / "state.json").read_text())
+        data = json.loads(read_regular(locations.data_dir() / "state.json", MOST))
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
