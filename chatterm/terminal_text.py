@@ -24,3 +24,18 @@ def _visible(match: re.Match[str]) -> str:
 def neutralize(text: str) -> str:
     """Text safe to write to a terminal: control characters become visible symbols."""
     return _CONTROL.sub(_visible, text)
+
+
+SHORT = 60
+"""The most characters of a value from a file shown inside a message."""
+MESSAGE = 300
+"""The most characters of a message (a toast, an error or warning line)."""
+
+
+def shortened(text: str, most: int = SHORT) -> str:
+    """`text` cut in the middle to at most `most` characters, an ellipsis where it was cut: both ends of a message are
+    kept (what it is about, and what to do)."""
+    if len(text) <= most:
+        return text
+    head = (most - 1) // 2
+    return f"{text[:head]}\u2026{text[len(text) - (most - 1 - head):]}"

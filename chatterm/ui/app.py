@@ -131,7 +131,10 @@ class ChatApp(ChatOptions):
         if configured in self.available_themes:
             self.theme = configured
         elif configured:
-            problems.append(f"{locations.config_file()}: unknown theme {configured!r}; using the default")
+            default = type(self.settings).model_fields["theme"].default
+            problems.append(f"{locations.config_file()}: unknown or unusable theme {configured!r}; using {default!r}")
+            if default in self.available_themes:
+                self.theme = default
         return problems
 
     async def on_mount(self) -> None:

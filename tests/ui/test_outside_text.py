@@ -178,8 +178,10 @@ def user_theme(name: str, text: str) -> Path:
         'name = "bad"\nprimary = "#zzzzzz"\n',
         'name = "bad"\nprimary = "#123456"\nvariables = { block-cursor-foreground = "zz;;" }\n',
         'name = "bad"\nprimary = "#123456"\nbackground = "not a colour"\n',
+        'name = "bad"\nprimary = "#123456"\n[variables]\n"block-cursor-foreground" = "notacolour"\n',
+        'name = "bad"\nprimary = "#123456"\n[variables]\n"button-focus-text-style" = "#123456"\n',
     ],
-    ids=["bad-primary", "bad-variable", "bad-background"],
+    ids=["bad-primary", "bad-variable", "bad-background", "variable-not-a-colour", "variable-not-a-style"],
 )
 async def test_a_theme_that_cannot_be_used_is_named_and_skipped(text: str) -> None:
     path = user_theme("bad.toml", text)
@@ -198,9 +200,16 @@ async def test_a_theme_that_cannot_be_used_is_named_and_skipped(text: str) -> No
         assert "[link=javascript:x]odd.toml" in await screen_text(pilot)
 
 
-async def test_a_remembered_theme_that_no_longer_loads_falls_back_to_the_configured_one() -> None:
+BAD_THEMES = {
+    "bad-colour": 'name = "bad"\nprimary = "#zzzzzz"\n',
+    "bad-variable": 'name = "bad"\nprimary = "#123456"\n[variables]\n"block-cursor-foreground" = "notacolour"\n',
+}
+
+
+@pytest.mark.parametrize("text", BAD_THEMES.values(), ids=BAD_THEMES.keys())
+async def test_a_remembered_theme_that_no_longer_loads_falls_back_to_the_configured_one(text: str) -> None:
     save_state(theme="bad")
-    user_theme("bad.toml", 'name = "bad"\nprimary = "#zzzzzz"\n')
+    user_theme("bad.toml", text)
     write_config('theme = "chatterm-light"\n')
     for _ in range(2):  # (the choice was remembered: every start crashed)
         app = app_for()
@@ -211,6 +220,19 @@ async def test_a_remembered_theme_that_no_longer_loads_falls_back_to_the_configu
             assert len(said) == 1 and "'bad'" in said[0] and "chatterm-light" in said[0], notices(app)
             assert "remembered theme" in await screen_text(pilot)
     assert load_state()["theme"] == "bad", "a choice the user made is not forgotten because a file broke"
+
+
+async def test_a_configured_theme_whose_variable_cannot_be_used_gives_way_to_the_default() -> None:
+    path = user_theme("bad.toml", BAD_THEMES["bad-variable"])
+    write_config('theme = "bad"\n')
+    app = app_for()
+    async with app.run_test(size=(120, 36), notifications=True) as pilot:
+        await pilot.pause()
+        assert app.theme == "chatterm-dark"
+        shown = notices(app)
+        named = [n for n in shown if str(path) in n]
+        assert len(named) == 1 and "block-cursor-foreground" in named[0] and "skipped" in named[0], shown
+        assert any("'bad'" in n and "using 'chatterm-dark'" in n for n in shown), shown
 
 
 # -- the audit ----------------------------------------------------------------------------------------------------
