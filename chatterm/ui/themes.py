@@ -1,4 +1,5 @@
-"""Themes: every `.toml` file in the package's `themes/` folder and the user config dir's `themes/`.
+"""Themes: every `.toml` file in the package's `themes/` folder and the user config dir's `themes/`, read only if it
+is a regular file of at most MAX_THEME bytes (a FIFO there would hold the app before its first frame).
 
 A theme is checked the way Textual will use it before it is offered: its colours parsed, and each CSS variable it
 sets parsed in a declaration of the kind Textual's CSS uses it in (a colour where Textual's own value for it is one,
@@ -21,10 +22,13 @@ from textual.css.tokenizer import TokenError
 from textual.theme import Theme
 
 from chatterm import locations
+from chatterm.regular_files import read_regular
 from chatterm.terminal_text import shortened
 
 PACKAGE_THEMES = Path(__file__).resolve().parents[1] / "themes"
 SOURCE_THEMES = Path(__file__).resolve().parents[2] / "themes"  # a source checkout
+MAX_THEME = 256 * 1024
+"""The most of a theme file read: a theme is a few dozen lines."""
 _FIELDS = {f.name for f in fields(Theme)}
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 """A theme's name: shown in the command palette, kept in a CSS class; letters, digits, `-`, `_` and `.`."""
@@ -41,12 +45,19 @@ def load_themes() -> tuple[list[Theme], list[str]]:
     for directory in theme_dirs():
         for path in sorted(directory.glob("*.toml")):
             try:
-                theme = _theme(tomllib.loads(path.read_text(encoding="utf-8")), path.stem)
+                theme = _theme(tomllib.loads(read_regular(path, MAX_THEME).decode("utf-8")), path.stem)
             except (OSError, ValueError, TypeError, AttributeError, ColorParseError, TokenError) as exc:
-                problems.append(f"theme {path}: {' '.join(str(exc).split()) or type(exc).__name__}; skipped")
+                problems.append(f"theme {path}: {_reason(exc)}; skipped")
                 continue
             themes[theme.name] = theme
     return list(themes.values()), problems
+
+
+def _reason(exc: Exception) -> str:
+    """Why a theme file cannot be used, in one line."""
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    return " ".join(str(exc).split()) or type(exc).__name__
 
 
 def _theme(data: dict[str, Any], stem: str) -> Theme:

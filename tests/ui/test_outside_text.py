@@ -4,6 +4,7 @@ Rich or Textual markup, never able to crash a widget; and themes that cannot be 
 from __future__ import annotations
 
 import ast
+import os
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ from chatterm.settings.remembered import load_state, save_state
 from chatterm.ui.app import ChatApp
 from chatterm.ui.screens.profiles import ProfileScreen
 from chatterm.ui.screens.sessions import SessionsScreen
+from chatterm.ui.themes import MAX_THEME
 from tests.faultserver import ANSWER, DEEP, DONE, MARKUP, MARKUP_MODELS, FaultServer, chunk
 from tests.ui.helpers import app_for, send, settled, shown_text, wait_for
 
@@ -220,6 +222,26 @@ async def test_a_remembered_theme_that_no_longer_loads_falls_back_to_the_configu
             assert len(said) == 1 and "'bad'" in said[0] and "chatterm-light" in said[0], notices(app)
             assert "remembered theme" in await screen_text(pilot)
     assert load_state()["theme"] == "bad", "a choice the user made is not forgotten because a file broke"
+
+
+@pytest.mark.timeout(30)  # (a FIFO read would wait for ever, before the first frame)
+async def test_only_regular_files_are_read_in_the_themes_folder() -> None:
+    themes = locations.user_themes_dir()
+    themes.mkdir(parents=True)
+    os.mkfifo(themes / "fifo.toml")
+    (themes / "device.toml").symlink_to("/dev/zero")  # (refused before it is opened)
+    (themes / "dir.toml").mkdir()
+    big = user_theme("big.toml", 'name = "big"\nprimary = "#123456"\n' + "#" * (MAX_THEME + 1) + "\n")
+    user_theme("good.toml", 'name = "good"\nprimary = "#123456"\n')
+    app = app_for()
+    async with app.run_test(size=(120, 36), notifications=True) as pilot:
+        await pilot.pause()
+        assert "good" in app.available_themes and "big" not in app.available_themes
+        shown = notices(app)
+        for name, words in [("fifo", "named pipe"), ("device", "device"), ("dir", "directory"), ("big", "larger")]:
+            said = [n for n in shown if str(themes / f"{name}.toml") in n]
+            assert len(said) == 1 and words in said[0] and "skipped" in said[0], (name, shown)
+    assert (themes / "fifo.toml").is_fifo() and big.stat().st_size > MAX_THEME
 
 
 async def test_a_configured_theme_whose_variable_cannot_be_used_gives_way_to_the_default() -> None:
