@@ -28,8 +28,9 @@ def neutralize(text: str) -> str:
 
 SHORT = 60
 """The most characters of a value from a file shown inside a message."""
-MESSAGE = 300
-"""The most characters of a message (a toast, an error or warning line)."""
+MESSAGE = 400
+"""The most characters of a message (a toast, an error or warning line): room for a provider's explanation, not for
+a file's contents."""
 
 
 def shortened(text: str, most: int = SHORT) -> str:

@@ -18,6 +18,7 @@ from chatterm.settings.choice import ResolveError, choose
 from chatterm.settings.config import load_settings
 from chatterm.settings.errors import ConfigError
 from chatterm.settings.profile import ProfileSettings
+from chatterm.terminal_text import MESSAGE
 from tests.conftest import TEST_KEY, assert_one_line_error, run_chatterm
 
 DEEP = "[" * 5000 + "]" * 5000
@@ -275,3 +276,10 @@ def test_a_default_profile_that_names_no_profile_is_said() -> None:
     assert said in refused_by_the_command("ask", "hi")
     assert run_chatterm("profiles", "default", "groq").code == 0, "the default can be set again"
     assert run_chatterm("profiles", "list").stderr == ""
+
+
+def test_a_long_value_is_shortened_in_the_error_line() -> None:
+    """A value from a file or the environment is named in the error, not printed whole (a line screens long)."""
+    value = "ftp://" + "x" * 50_000
+    message = refused_by_the_command("profiles", "list", env={"CHATTERM_PROFILES__GROQ__BASE_URL": value})
+    assert len(message) <= MESSAGE and "\u2026" in message and "base_url" in message, message[:400]

@@ -17,7 +17,7 @@ import re
 import sys
 from typing import Any, TextIO
 
-from chatterm.terminal_text import neutralize
+from chatterm.terminal_text import MESSAGE, neutralize, shortened
 
 _RAW_IN_JSON = re.compile(r"[\x7f-\x9f\u2028\u2029]")
 """What `json.dumps(ensure_ascii=False)` leaves raw that a terminal may obey (C1 controls, DEL) or break a line on."""
@@ -44,11 +44,12 @@ def say(text: str = "", *, stderr: bool = False, flush: bool = False) -> None:
 
 
 def error(message: str) -> None:
-    say(f"chatterm: {message}", stderr=True)
+    """An error line, at most MESSAGE characters: a value from a file or a server is named, not printed whole."""
+    say(shortened(f"chatterm: {message}", MESSAGE), stderr=True)
 
 
 def warning(message: str) -> None:
-    say(f"chatterm: warning: {message}", stderr=True)
+    say(shortened(f"chatterm: warning: {message}", MESSAGE), stderr=True)
 
 
 def shown(text: str, terminal: bool) -> str:

@@ -10,6 +10,7 @@ from chatterm import __version__
 from chatterm.cli.errors import UsageError
 from chatterm.cli.output import line
 from chatterm.net.apis import APIS
+from chatterm.terminal_text import MESSAGE, shortened
 
 
 class _Parser(argparse.ArgumentParser):
@@ -20,7 +21,7 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         """Bad usage: one line, as every chatterm error (argparse would print the whole usage first)."""
-        self.exit(2, f"chatterm: {message} (see '{self.prog} --help')\n")
+        self.exit(2, f"chatterm: {shortened(message, MESSAGE)} (see '{self.prog} --help')\n")
 
 
 def _positive(text: str) -> float:

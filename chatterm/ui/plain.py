@@ -19,7 +19,7 @@ from textual.fuzzy import Matcher
 from textual.markup import escape
 from textual.notifications import SeverityLevel
 
-from chatterm.terminal_text import neutralize
+from chatterm.terminal_text import MESSAGE, neutralize, shortened
 
 
 def plain(text: str, style: str | Style = "", justify: JustifyMethod | None = None) -> Text:
@@ -45,6 +45,7 @@ def highlight(matcher: Matcher, text: str) -> Content:
 def notify(
     node: DOMNode, message: str, *, severity: SeverityLevel = "information", timeout: float | None = None
 ) -> None:
-    """A notification (a toast) of any text. Safe from any thread, as `App.notify` is, when `node` is the app."""
+    """A notification (a toast) of any text, at most MESSAGE characters (a value from a file is not shown whole).
+    Safe from any thread, as `App.notify` is, when `node` is the app."""
     app = node if isinstance(node, App) else node.app
-    app.notify(neutralize(message), severity=severity, timeout=timeout, markup=False)
+    app.notify(neutralize(shortened(message, MESSAGE)), severity=severity, timeout=timeout, markup=False)

@@ -14,6 +14,7 @@ from textual.widgets import DataTable, OptionList
 from chatterm import locations
 from chatterm.decode.safejson import MAX_DEPTH
 from chatterm.settings.remembered import load_state, save_state
+from chatterm.terminal_text import MESSAGE
 from chatterm.ui.app import ChatApp
 from chatterm.ui.screens.profiles import ProfileScreen
 from chatterm.ui.screens.sessions import SessionsScreen
@@ -242,6 +243,23 @@ async def test_only_regular_files_are_read_in_the_themes_folder() -> None:
             said = [n for n in shown if str(themes / f"{name}.toml") in n]
             assert len(said) == 1 and words in said[0] and "skipped" in said[0], (name, shown)
     assert (themes / "fifo.toml").is_fifo() and big.stat().st_size > MAX_THEME
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'name = "long"\nprimary = "' + "z" * 200_000 + '"\n',
+        'name = "long"\nprimary = "#123456"\n[variables]\n"block-cursor-foreground" = "' + "z" * 200_000 + '"\n',
+    ],
+    ids=["colour", "variable"],
+)
+async def test_a_long_value_from_a_theme_file_is_shortened_in_its_notice(text: str) -> None:
+    path = user_theme("long.toml", text)
+    app = app_for()
+    async with app.run_test(size=(120, 36), notifications=True) as pilot:
+        await pilot.pause()
+        (said,) = [n for n in notices(app) if str(path) in n]
+        assert len(said) <= MESSAGE and "\u2026" in said and said.endswith("; skipped"), said[:400]
 
 
 async def test_a_configured_theme_whose_variable_cannot_be_used_gives_way_to_the_default() -> None:
