@@ -38,3 +38,30 @@ def test_profiles_add_keeps_a_header_that_carries_no_key() -> None:
     result = run_chatterm("profiles", "add", "t3", *given, "--param", "keyword=x")
     assert result.code == 0, result.stderr
     assert "my app" in locations.config_file().read_text()
+
+
+@pytest.mark.parametrize(
+    ("base_url", "part"),
+    [
+        ("http://u:sk-inline-SECRET@127.0.0.1:9/v1", "its password"),
+        ("http://127.0.0.1:9/v1?api_key=sk-inline-SECRET", "its api_key parameter"),
+        ("http://127.0.0.1:9/v1?x=1&Key=sk-inline-SECRET", "its Key parameter"),
+    ],
+)
+def test_a_key_in_a_profile_s_base_url_is_refused(base_url: str, part: str) -> None:
+    """A base URL carrying a key (a password, a key parameter) was written to config.toml and printed back by
+    `profiles show`; a config file holding one is refused when it is loaded, naming the table and the key."""
+    result = run_chatterm("profiles", "add", "t4", "--base-url", base_url, "--model", "m")
+    assert result.code == 2, result.stderr
+    assert_one_line_error(result)
+    line = result.stderr.strip()
+    assert line.startswith(f"chatterm: --base-url: carries an API key ({part})"), line
+    assert "SECRET" not in line and not locations.config_file().exists()
+
+    locations.config_file().parent.mkdir(parents=True, exist_ok=True)
+    locations.config_file().write_text(f'[profiles.t4]\nbase_url = "{base_url}"\nmodel = "m"\n')
+    loaded = run_chatterm("profiles", "list")
+    assert loaded.code == 2, loaded.stderr
+    assert_one_line_error(loaded)
+    assert "[profiles.t4] base_url" in loaded.stderr and f"carries an API key ({part})" in loaded.stderr
+    assert "SECRET" not in loaded.stderr

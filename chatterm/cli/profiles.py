@@ -91,8 +91,10 @@ def _new_profile(args: argparse.Namespace) -> ProfileSettings:
     except ValidationError as exc:
         error = exc.errors()[0]
         cause = error.get("ctx", {}).get("error")
-        if isinstance(cause, KeyInSettings):  # a header or parameter, by its name
-            raise UsageError(f"{_OPTIONS[str(error['loc'][-1])]} {cause.key}: {cause.words(args.name)}") from None
+        if isinstance(cause, KeyInSettings):  # a header or parameter by its name; the base URL
+            field = str(error["loc"][-1])
+            named = f"{_OPTIONS.get(field, '--' + field.replace('_', '-'))} {cause.key}".rstrip()
+            raise UsageError(f"{named}: {cause.words(args.name)}") from None
         key = str(located(error)[-1]) if located(error) else ""
         option = _OPTIONS.get(key, "--" + key.replace("_", "-"))
         raise UsageError(f"{option}: {problem(error)}") from None

@@ -37,6 +37,17 @@ class KeyInSettings(ValueError):
         )
 
 
+class KeyInUrl(KeyInSettings):
+    """A profile's base URL that carries a key (`part`: its password, a key parameter)."""
+
+    def __init__(self, part: str) -> None:
+        super().__init__("")
+        self.part = part
+
+    def words(self, profile: str) -> str:
+        return super().words(profile).replace("carries an API key", f"carries an API key ({self.part})", 1)
+
+
 def beyond_limits(exc: Exception) -> str:
     """What a reader's own limit says (nesting, the digits of a number), without Python's advice after the `;`
     (a setting the user has no reason to change)."""
@@ -99,7 +110,7 @@ def located(error: ErrorDetails) -> tuple[str | int, ...]:
     is the base_url the user is to look at."""
     loc = tuple(error["loc"])
     key = getattr(error.get("ctx", {}).get("error"), "key", None)
-    return (*loc, key) if isinstance(key, str) else loc
+    return (*loc, key) if isinstance(key, str) and key else loc
 
 
 def describe(error: ErrorDetails, in_environment: bool = False, known: Sequence[str] = ()) -> str:

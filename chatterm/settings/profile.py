@@ -6,12 +6,13 @@ from __future__ import annotations
 import json
 import math
 from typing import Any, Self
+from urllib.parse import parse_qsl, urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from chatterm.conversation.continuation import SERVERS
 from chatterm.net.apis import APIS, EFFORTS
-from chatterm.settings.errors import KeyInSettings, beyond_limits
+from chatterm.settings.errors import KeyInSettings, KeyInUrl, beyond_limits
 from chatterm.settings.urls import check_base_url, check_link_local
 
 
@@ -37,6 +38,17 @@ def no_keys(values: dict[str, Any], names: frozenset[str]) -> dict[str, Any]:
         if name.lower() in names:
             raise KeyInSettings(name)
     return values
+
+
+def no_key_in_url(url: str) -> str:
+    """`url` (a profile's base URL) when it carries no key: no password, no parameter named for a key."""
+    parts = urlsplit(url)
+    if parts.password:
+        raise KeyInUrl("its password")
+    for name, _ in parse_qsl(parts.query, keep_blank_values=True):
+        if name.lower() in KEY_PARAMS:
+            raise KeyInUrl(f"its {name} parameter")
+    return url
 
 
 def one_of(value: str, choices: tuple[str, ...]) -> str:
@@ -94,7 +106,7 @@ class ProfileSettings(BaseModel):
     @field_validator("base_url")
     @classmethod
     def _base_url(cls, value: str) -> str:
-        return check_base_url(value)
+        return no_key_in_url(check_base_url(value))
 
     @field_validator("api")
     @classmethod
