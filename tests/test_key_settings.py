@@ -65,3 +65,17 @@ def test_a_key_in_a_profile_s_base_url_is_refused(base_url: str, part: str) -> N
     assert_one_line_error(loaded)
     assert "[profiles.t4] base_url" in loaded.stderr and f"carries an API key ({part})" in loaded.stderr
     assert "SECRET" not in loaded.stderr
+
+
+def test_an_ad_hoc_base_url_carrying_a_key_says_how_to_give_the_key() -> None:
+    result = run_chatterm("ask", "--base-url", "http://u:sk-inline-SECRET@127.0.0.1:9/v1", "-m", "m", "hi")
+    assert result.code == 2, result.stderr
+    assert_one_line_error(result)
+    assert "--base-url carries an API key (its password)" in result.stderr and "--api-key-env" in result.stderr
+    assert "SECRET" not in result.stderr
+
+
+def test_an_empty_key_variable_is_said_to_be_empty(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("EMPTY_KEY", "")
+    result = run_chatterm("ask", "--base-url", "http://127.0.0.1:9/v1", "--api-key-env", "EMPTY_KEY", "-m", "m", "hi")
+    assert result.code == 2 and "--api-key-env EMPTY_KEY: the variable is empty" in result.stderr, result.stderr

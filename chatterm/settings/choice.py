@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import os
 from dataclasses import dataclass
 
 from pydantic import ValidationError
@@ -11,7 +12,7 @@ from pydantic import ValidationError
 from chatterm.cassette import demo_catalogue
 from chatterm.net.endpoint import Endpoint
 from chatterm.settings.config import Settings
-from chatterm.settings.errors import problem
+from chatterm.settings.errors import KeyInUrl, problem
 from chatterm.settings.keys import FoundKey, env_key, find_key, key_problem, keyring_keys
 from chatterm.settings.profile import ProfileSettings
 
@@ -101,7 +102,8 @@ def choose(
             raise ResolveError(f"--api {api} asks for a model by name: add --model NAME")
         given = env_key(api_key_env)
         if api_key_env and given is None:
-            raise ResolveError(f"--api-key-env {api_key_env}: the variable is not set")
+            empty = os.environ.get(api_key_env) is not None
+            raise ResolveError(f"--api-key-env {api_key_env}: the variable is {'empty' if empty else 'not set'}")
         key = _usable(given, AD_HOC)
         try:
             ad_hoc = ProfileSettings(
@@ -112,6 +114,12 @@ def choose(
                 api=api or "openai",
             )
         except ValidationError as exc:
+            cause = exc.errors()[0].get("ctx", {}).get("error")
+            if isinstance(cause, KeyInUrl):
+                raise ResolveError(
+                    f"--base-url carries an API key ({cause.part}): give the URL without it, and the key with "
+                    "--api-key-env VAR (the variable that holds it)"
+                ) from None
             raise ResolveError(f"--base-url: {problem(exc.errors()[0])}") from None
         choice = Choice(AD_HOC, endpoint_for(ad_hoc, model, key), f"env:{api_key_env}" if key else None)
     else:
