@@ -18,6 +18,7 @@ from typing import Any
 import yaml
 
 from chatterm.cassette.model import RecordingError
+from chatterm.regular_files import kind
 
 MAX_FILE = 256 * 1024 * 1024
 MAX_DEPTH = 500
@@ -33,15 +34,6 @@ MAX_SECONDS = 3600.0
 
 SafeLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 SafeDumper: type[yaml.SafeDumper] = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
-
-_KINDS = {
-    stat.S_IFDIR: "is a directory",
-    stat.S_IFIFO: "is a named pipe (FIFO)",
-    stat.S_IFCHR: "is a device",
-    stat.S_IFBLK: "is a device",
-    stat.S_IFSOCK: "is a socket",
-}
-
 
 class _Refused(Exception):
     """Raised while parsing; becomes a RecordingError once the file's name is known."""
@@ -71,8 +63,9 @@ def read_bytes(path: Path) -> bytes:
 
 def _check_kind(path: Path, mode: int) -> None:
     if not stat.S_ISREG(mode):
-        kind = _KINDS.get(stat.S_IFMT(mode), "is not a file")
-        raise RecordingError(f"{path}: {kind}, not a regular file; chatterm reads recordings only from regular files")
+        raise RecordingError(
+            f"{path}: is {kind(mode)}, not a regular file; chatterm reads recordings only from regular files"
+        )
 
 
 def _check_size(path: Path, size: int) -> None:

@@ -20,6 +20,7 @@ from chatterm.cassette.dataio import load_json, read_bytes
 from chatterm.cassette.model import RecordingError
 from chatterm.cassette.session_rows import Row, SessionInfo, read_row
 from chatterm.private_files import write_private
+from chatterm.regular_files import kind
 
 INDEX_NAME = ".index.json"
 VERSION = 2
@@ -30,7 +31,6 @@ INDEX_LIMIT = 64 * 1024 * 1024
 Stamp = tuple[int, int]
 """A file's size and change time in ns."""
 
-_KINDS = {stat.S_IFDIR: "a directory", stat.S_IFIFO: "a named pipe (FIFO)", stat.S_IFSOCK: "a socket"}
 
 
 def session_paths(directory: Path) -> list[Path]:
@@ -74,8 +74,7 @@ class SessionIndex:
         except OSError as exc:
             return _bad(path, 0.0, f"cannot be looked at ({exc.strerror or exc})")
         if not stat.S_ISREG(info.st_mode):
-            kind = _KINDS.get(stat.S_IFMT(info.st_mode), "not a regular file")
-            return _bad(path, info.st_mtime, f"{kind}, not a session file")
+            return _bad(path, info.st_mtime, f"{kind(info.st_mode)}, not a session file")
         stamp = (info.st_size, info.st_mtime_ns)
         known = self.rows.get(path.name)
         if known is not None and known[0] == stamp:
