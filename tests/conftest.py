@@ -280,6 +280,20 @@ def run_chatterm(
     return Result(done.returncode, done.stdout, done.stderr)
 
 
+def ask_faults(base_url: str, *extra: str, model: str = "fault-model") -> Result:
+    """`chatterm ask "hi"` of a fault server's scenario (`base_url`), with the test key as its key."""
+    options = ["--api-key-env", "FAULT_KEY", "--model", model]
+    return run_chatterm("ask", "--base-url", base_url, *options, *extra, "hi", env={"FAULT_KEY": TEST_KEY})
+
+
+def show_json(path: Path) -> dict[str, Any]:
+    """What `chatterm show PATH --json` prints, read."""
+    result = run_chatterm("show", str(path), "--json")
+    assert result.code == 0, result.stderr
+    data: dict[str, Any] = json.loads(result.stdout)
+    return data
+
+
 def assert_one_line_error(result: Result) -> None:
     """An error is one clear line on stderr, never a traceback."""
     assert "Traceback" not in result.stderr, result.stderr

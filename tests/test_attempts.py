@@ -3,7 +3,6 @@ still recorded; and a turn retried is one turn, its attempts kept in the file an
 
 from __future__ import annotations
 
-import json
 import socket
 import ssl
 from collections.abc import Iterator
@@ -19,7 +18,8 @@ from chatterm.conversation.reply import Reply
 from chatterm.events import StreamWarning
 from chatterm.net.client import ChatClient
 from chatterm.net.endpoint import Endpoint
-from tests.conftest import TEST_KEY, LoopThread, Result, assert_one_line_error, run_chatterm
+from tests.conftest import LoopThread, assert_one_line_error, run_chatterm, show_json
+from tests.conftest import ask_faults as ask
 from tests.faultserver import ANSWER, PARTIAL, FaultServer
 
 
@@ -31,18 +31,6 @@ async def answer(base_url: str) -> tuple[Reply, list[Any]]:
             events.append(event)
             reply.add(event)
     return reply, events
-
-
-def ask(base_url: str, *extra: str) -> Result:
-    options = ["--api-key-env", "FAULT_KEY", "--model", "fault-model"]
-    return run_chatterm("ask", "--base-url", base_url, *options, *extra, "hi", env={"FAULT_KEY": TEST_KEY})
-
-
-def show_json(path: Path) -> dict[str, Any]:
-    result = run_chatterm("show", str(path), "--json")
-    assert result.code == 0, result.stderr
-    data: dict[str, Any] = json.loads(result.stdout)
-    return data
 
 
 @pytest.mark.usefixtures("network")

@@ -5,7 +5,6 @@ cut short in a cassette written elsewhere reads as far as it goes."""
 from __future__ import annotations
 
 import gzip
-import json
 import zlib
 from pathlib import Path
 from typing import Any
@@ -15,22 +14,11 @@ import pytest
 from chatterm.cassette.load import load_recording
 from chatterm.cassette.model import Interaction, Recording, Request, Response
 from chatterm.cassette.vcr_yaml import write_vcr
-from tests.conftest import TEST_KEY, Result, run_chatterm
+from tests.conftest import ask_faults as ask
+from tests.conftest import show_json
 from tests.faultserver import ANSWER, PARTIAL, WORDS, FaultServer, chunk
 from tests.ui.helpers import app_for
 from tests.ui.test_faults import finished_answer, saved
-
-
-def ask(base_url: str, *extra: str) -> Result:
-    options = ["--api-key-env", "FAULT_KEY", "--model", "fault-model"]
-    return run_chatterm("ask", "--base-url", base_url, *options, *extra, "hi", env={"FAULT_KEY": TEST_KEY})
-
-
-def show_json(path: Path) -> dict[str, Any]:
-    result = run_chatterm("show", str(path), "--json")
-    assert result.code == 0, result.stderr
-    data: dict[str, Any] = json.loads(result.stdout)
-    return data
 
 
 @pytest.mark.parametrize("scenario", ["gzip-drop", "deflate-drop"])

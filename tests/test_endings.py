@@ -8,7 +8,6 @@ filter is told, and the answer stands. All through the real command against the 
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -20,22 +19,10 @@ from chatterm.cassette.load import load_recording
 from chatterm.decode.body import SSE, BodyDecoder
 from chatterm.decode.ending import CUT_SHORT, EMPTY, HTML_PAGE
 from chatterm.events import StreamError, StreamWarning
-from tests.conftest import TEST_KEY, Result, assert_one_line_error, run_chatterm
+from tests.conftest import ask_faults as ask
+from tests.conftest import assert_one_line_error, run_chatterm, show_json
 from tests.faultserver import ANSWER, DONE, PARTIAL, WORDS, chunk
 from tests.test_decode import split_at
-
-
-def ask(base_url: str, *extra: str) -> Result:
-    options = ["--api-key-env", "FAULT_KEY", "--model", "fault-model"]
-    return run_chatterm("ask", "--base-url", base_url, *options, *extra, "hi", env={"FAULT_KEY": TEST_KEY})
-
-
-def show_json(path: Path) -> dict[str, Any]:
-    result = run_chatterm("show", str(path), "--json")
-    assert result.code == 0, result.stderr
-    data: dict[str, Any] = json.loads(result.stdout)
-    return data
-
 
 FAILED = {
     "cut": (CUT_SHORT, PARTIAL),

@@ -4,32 +4,22 @@ prints and `serve` plays as one turn."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import openai
 import pytest
 from openai.types.chat import ChatCompletionMessageParam
 
 from chatterm.cassette.load import load_recording
-from tests.conftest import TEST_KEY, Result, Served, run_chatterm
+from tests.conftest import Result, Served, ask_faults, run_chatterm, show_json
 from tests.faultserver import ANSWER, FaultServer
 
 QUESTION: list[ChatCompletionMessageParam] = [{"role": "user", "content": "hi"}]
 
 
 def ask(base_url: str, *extra: str) -> Result:
-    options = ["--api-key-env", "FAULT_KEY", "--model", "m", "--no-reasoning"]
-    return run_chatterm("ask", "--base-url", base_url, *options, *extra, "hi", env={"FAULT_KEY": TEST_KEY})
-
-
-def show_json(path: Path) -> dict[str, Any]:
-    result = run_chatterm("show", str(path), "--json")
-    assert result.code == 0, result.stderr
-    data: dict[str, Any] = json.loads(result.stdout)
-    return data
+    return ask_faults(base_url, "--no-reasoning", *extra, model="m")
 
 
 @pytest.mark.parametrize("status", [307, 302, 303])

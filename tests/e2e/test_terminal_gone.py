@@ -3,31 +3,18 @@ streams: the app ends, as it does on Ctrl+Q, with the answer kept as far as it g
 
 from __future__ import annotations
 
-import os
 import shutil
-import time
 from typing import Any
 
 import pytest
 
+from tests.e2e.processes import ended
 from tests.e2e.test_tmux import Terminal, chatterm_command, terminal  # noqa: F401  (the fixture)
 
 pytestmark = [
     pytest.mark.e2e,
     pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (.ci/run installs it)"),
 ]
-
-
-def ended(pid: int, timeout: float) -> bool:
-    """Whether process `pid` is gone within `timeout` seconds."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return True
-        time.sleep(0.1)
-    return False
 
 
 @pytest.mark.parametrize("how", ["kill-server", "kill-session"])

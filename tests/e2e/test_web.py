@@ -6,17 +6,16 @@ The screenshot of the answered page is kept in `test-artifacts/` (ignored by git
 from __future__ import annotations
 
 import asyncio
-import os
 import signal
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from tests.e2e.browser import CHROMIUM, chromium, end_group
+from tests.e2e.processes import ended
 from tests.scripted import ScriptedServer, sse_script
 
 pytestmark = [
@@ -26,18 +25,6 @@ pytestmark = [
 
 ARTEFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 ANSWER = "The **browser** got this answer, streamed a few words at a time, from the loopback server."
-
-
-def group_ended(group: int, timeout: float = 10) -> bool:
-    """Whether every process of the group has ended (waiting a while for the last ones to go)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            os.killpg(group, 0)
-        except ProcessLookupError:
-            return True
-        time.sleep(0.05)
-    return False
 
 
 def free_port() -> int:
@@ -76,7 +63,7 @@ async def test_the_app_in_a_browser_streams_an_answer_to_a_typed_prompt(
             await page.screenshot(ARTEFACTS / "web-answer.png")
             server.send_signal(signal.SIGTERM)  # as Ctrl+C: the server ends the tab's app, then itself
             server.wait(10)  # (left to itself, aiohttp would wait up to a minute for the open websocket)
-        assert group_ended(server.pid), "the app the server ran for the tab ended with it"
+        assert ended(server.pid, group=True), "the app the server ran for the tab ended with it"
         assert "browser got this answer, streamed a few words at a time" in " ".join(answered.split())
         assert "**" not in answered, "the answer is drawn as Markdown"
         assert scripted.requests[-1]["messages"][-1]["content"] == "Say something from the browser"

@@ -86,12 +86,7 @@ async def test_e_edits_a_prompt_into_a_new_branch_and_left_goes_back(scripted: S
         await pilot.press("e")
         await wait_for(pilot, lambda: screen.composer.text == "two")
         screen.composer.clear()
-        await select(pilot, app, 0)
-        await pilot.press("e")
-        await wait_for(pilot, lambda: screen.composer.text == "one" and screen.composer.has_focus)
-        screen.composer.insert(" more")
-        await pilot.press("enter")
-        await answered(pilot, app, 1)
+        await edit_first_into_more(pilot, app)
         assert asked(scripted, 3) == [("user", "one more")], "an edit of the first prompt asks with no history"
         assert shown(app) == [("user", "one more", (2, 2)), ("answer", "Edited.", None)]
         assert not screen.query(EditBanner) and screen.composer.text == "a draft"
@@ -391,6 +386,11 @@ async def test_the_status_line_shows_the_usage_of_the_branch_switched_to(scripte
 async def edited_first(pilot: Pilot[None], app: ChatApp) -> None:
     """"one" sent and answered, then edited into "one more", answered in turn (`‹ 2/2 ›` on the prompt)."""
     await talk(pilot, app, "one")
+    await edit_first_into_more(pilot, app)
+
+
+async def edit_first_into_more(pilot: Pilot[None], app: ChatApp) -> None:
+    """The first prompt, "one", edited into "one more" and sent; its answer waited for."""
     screen = app.chat_screen
     await select(pilot, app, 0)
     await pilot.press("e")
