@@ -1,10 +1,10 @@
 """The messages of the conversation view.
 
-An answer streams into a `MarkdownView` through a coalescing buffer flushed every FLUSH_INTERVAL: only the
-block being written is re-rendered, never the whole answer; when the answer ends, the text on screen is
-checked to be exactly the answer. Reasoning streams into a collapsible pane above the answer, open while
-the model thinks and closed when the answer starts. Model text is shown harmlessly: control characters
-and escape sequences become visible symbols, never terminal commands.
+An answer streams into a `MarkdownView` through a coalescing buffer flushed every FLUSH_INTERVAL (every other one
+while text comes faster than a few words a frame: BUSY_TEXT): only the block being written is re-rendered, never the
+whole answer; when the answer ends, the text on screen is checked to be exactly the answer. Reasoning streams into a
+collapsible pane above the answer, open while the model thinks and closed when the answer starts. Model text is
+shown harmlessly: control characters and escape sequences become visible symbols, never terminal commands.
 """
 
 from __future__ import annotations
@@ -26,8 +26,12 @@ from chatterm.ui.plain import escaped, plain
 from chatterm.ui.widgets.tools import ToolCalls
 
 FLUSH_INTERVAL = 0.05
-"""Seconds between screen updates while an answer streams: 20 a second, smooth to the eye; much of a frame's work
-scales with how often frames come (bench S2)."""
+"""Seconds between screen updates while an answer streams: 20 a second, smooth to the eye while each frame adds a
+word or two."""
+BUSY_TEXT = 40
+"""Characters, about eight tokens: a flush that moves more lets the next tick pass. Text that comes faster than
+this (160 tokens a second and up) is drawn 10 times a second, a line or more at a time, where twice as many frames
+would show nothing the eye follows and cost twice the CPU (bench S2: each frame costs the same whatever it adds)."""
 
 
 def branch_marker(branch: tuple[int, int]) -> str:
@@ -157,6 +161,8 @@ class AssistantMessage(Vertical):
         """Joined when read, as `Reply` does: `str +=` on an attribute copies the whole text per token."""
         self._pending_answer: list[str] = []
         self._pending_reasoning: list[str] = []
+        self._rest = False
+        """The last tick flushed a busy frame: the next one passes (`BUSY_TEXT`)."""
         self.started = time.monotonic()
         self.reasoning_started: float | None = None
         self.reasoning_seconds: float | None = None
@@ -199,7 +205,7 @@ class AssistantMessage(Vertical):
             await self.mount(self.reasoning_pane, before=self.markdown)
 
     def on_mount(self) -> None:
-        self._timer = self.set_interval(FLUSH_INTERVAL, self.flush, pause=False)
+        self._timer = self.set_interval(FLUSH_INTERVAL, self._tick, pause=False)
         if self._marker is not None and self._marker.parent is None:
             self.mount(self._marker, before=0)
 
@@ -215,6 +221,17 @@ class AssistantMessage(Vertical):
 
     def add_tool_call(self, delta: ToolCallDelta) -> None:
         self.tools.add(delta)
+
+    async def _tick(self) -> None:
+        """The flush timer: a flush, unless the last one was busy (`BUSY_TEXT`)."""
+        if self._rest:
+            self._rest = False
+        else:
+            self._rest = self._pending_size() > BUSY_TEXT
+            await self.flush()
+
+    def _pending_size(self) -> int:
+        return sum(map(len, self._pending_answer)) + sum(map(len, self._pending_reasoning))
 
     async def flush(self) -> None:
         """Move what arrived since the last flush onto the screen."""
