@@ -11,10 +11,10 @@ layout, skips them too). What reaches the terminal is the same: a test compares 
 
 When the conversation scrolls (it follows the answer a few lines at a time), Textual repaints all of it. Here the
 terminal moves the lines itself: a scroll region over the conversation's rows, scrolled by the lines it moved, and
-only what that cannot get right is repainted: the lines scrolled into view, the columns beside the conversation (its
-scrollbar) and lines that changed in the same frame. While anything is drawn over the conversation (a notification),
-it repaints as Textual does. A test plays every update into a terminal emulator and compares it with a whole-screen
-render.
+only what that cannot get right is repainted: the lines scrolled into view, the rows of the column beside the
+conversation (its scrollbar) that then show otherwise than the bar is, and lines that changed in the same frame.
+While anything is drawn over the conversation (a notification), it repaints as Textual does. A test plays every
+update into a terminal emulator and compares it with a whole-screen render.
 
 It also mends a slip of Textual's (`MendedCompositor`, which the dialogs use too): after a scroll, asking where a
 widget is arranges the whole screen again, and the next layout is compared with that arrangement, so what moved or
@@ -36,6 +36,8 @@ from textual._compositor import ChopsUpdate, Compositor, CompositorMap, ReflowRe
 from textual.geometry import Region, Size
 from textual.strip import Strip
 from textual.widget import Widget
+
+from chatterm.ui.render.scrollbar import scroller_bar
 
 if TYPE_CHECKING:
     from textual.screen import Screen
@@ -122,7 +124,7 @@ class RowCompositor(MendedCompositor):
             dirty.update((region.intersection(above), region.intersection(below)))
             dirty.add(region.intersection(area).translate((0, -lines)).intersection(area))
         dirty.add(Region(0, area.y, area.x, area.height))  # beside the content: scrolled with the rows, not moved
-        dirty.add(Region(area.right, area.y, width - area.right, area.height))
+        dirty.update(self._right_of(scroller, area, lines))
         if lines > 0:
             dirty.add(Region(area.x, area.bottom - lines, area.width, lines))
         else:
@@ -134,6 +136,19 @@ class RowCompositor(MendedCompositor):
                 return None  # (a notification, a tooltip: repaint as Textual does)
         self._dirty_regions = {region for region in dirty if region}
         return area, lines
+
+    def _right_of(self, scroller: Widget, area: Region, lines: int) -> list[Region]:
+        """What to repaint right of the scroller's content, over its rows, which the terminal moved with them: the
+        rows of its scrollbar that show other than the bar has now, when the bar is all there is and says which
+        (`RowScrollBar.rows_after_scroll`: the thumb's ends and the rows moved in); else every row."""
+        column = Region(area.right, area.y, self.size.width - area.right, area.height)
+        bar = scroller_bar(scroller)
+        placed = self.visible_widgets.get(bar) if bar is not None else None
+        shown_whole = placed is not None and placed[0] == column and placed[1].contains_region(column)
+        rows = bar.rows_after_scroll(lines) if bar is not None and shown_whole else None
+        if rows is None:
+            return [column]
+        return [Region(column.x, column.y + top, column.width, bottom - top) for top, bottom in _merged(rows)]
 
     def render_update(
         self, full: bool = False, screen_stack: list[Screen[Any]] | None = None, simplify: bool = False

@@ -121,6 +121,8 @@ class Emulator:
         self.updates: collections.Counter[str] = collections.Counter()
         self.scrolls: list[int] = []
         """Lines the terminal was scrolled by, update by update (up: positive)."""
+        self.bar_rows: list[int] = []
+        """Rows of the last column (the conversation's scrollbar) repainted, terminal scroll by terminal scroll."""
         self.checking = False
         """Whether to compare the screens (from when the app has settled after its start)."""
         self.screen: Screen[Any] | None = None
@@ -133,6 +135,7 @@ class Emulator:
         self.updates[type(update).__name__] += 1
         if isinstance(update, ScrolledUpdate):
             self.scrolls.append(update.lines)
+            self.bar_rows.append(len({y for y, _, x2 in update.spans if x2 >= WIDTH}))
         self.stream.feed(update.render_segments(self.app.console))
         screen = self.screen or self.app.chat_screen
         if not self.checking or self.app.screen is not screen:
@@ -214,6 +217,7 @@ async def test_the_terminal_scrolls_the_conversation_and_shows_what_a_whole_rend
     assert not emulator.mismatches, emulator.mismatches[:5]
     assert any(lines > 0 for lines in emulator.scrolls), "the terminal scrolled up as the answer grew"
     assert any(lines < 0 for lines in emulator.scrolls), "and down as the reader scrolled up"
+    assert min(emulator.bar_rows) < HEIGHT // 2, "a scroll repaints the rows of the scrollbar it changed, not all"
 
 
 async def test_what_changes_between_a_scroll_and_the_next_layout_is_repainted(faults: FaultServer) -> None:
