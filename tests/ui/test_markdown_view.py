@@ -126,9 +126,9 @@ async def test_blocks_freeze_as_soon_as_nothing_can_change_them() -> None:
 
 
 async def test_grows_with_room_ahead_and_fits_when_done() -> None:
-    """Each growth relayouts the whole screen, so a streaming text grows a screen's height at a time (the view
+    """Each growth relayouts the whole screen, so a streaming text grows two screens' height at a time (the view
     follows the text, not the widget: tests/ui/test_following.py); at the end its height is exactly its lines."""
-    from chatterm.ui.markdown.view import GROWTH_ROOM
+    from chatterm.ui.markdown.view import GROWTH_ROOM, GROWTH_SCREENS
 
     app = Host()
     async with app.run_test(size=(40, 30)) as pilot:
@@ -137,7 +137,7 @@ async def test_grows_with_room_ahead_and_fits_when_done() -> None:
         for n in range(40):
             view.append(f"line {n} of the answer\n\n")
             await pilot.pause()
-            assert view.line_count <= view.size.height <= view.line_count + max(GROWTH_ROOM, 30)
+            assert view.line_count <= view.size.height <= view.line_count + max(GROWTH_ROOM, GROWTH_SCREENS * 30)
             heights.add(view.size.height)
         assert len(heights) <= 3, "a relayout per screenful, not per line"
         view.fit_height()

@@ -15,7 +15,7 @@ blank line goes before its first block (`blocks.markdown`, `blocks.follow_blocks
 kept but for those at the end of the text.
 
 Growing the widget is what costs most: a taller answer relayouts the whole screen and every line on it is
-repainted. So while an answer streams, the widget grows a screen's height at a time and the new lines are
+repainted. So while an answer streams, the widget grows two screens' height at a time and the new lines are
 written into that room as they come; the conversation follows the end of the text, not the end of the widget
 (`ConversationView`), told as soon as the text has more lines (`Follower`). `fit_height()` gives the widget
 its exact height when the answer ends.
@@ -71,8 +71,12 @@ if TYPE_CHECKING:
     from rich.markdown import Markdown
 
 GROWTH_ROOM = 16
-"""Lines of room, at least, added below a streaming text each time it outgrows its height (a screen's height
-when the screen is taller): one relayout per screenful of text."""
+"""Lines of room, at least, added below a streaming text each time it outgrows its height (GROWTH_SCREENS screens'
+height when the screen is taller)."""
+GROWTH_SCREENS = 2
+"""Screens' height of room: one relayout (two frames that lay out and repaint the whole screen) per two screenfuls
+of text. The room is never drawn (the conversation follows the text); only the scrollbar's thumb is shorter for it
+while the answer streams."""
 
 
 @runtime_checkable
@@ -168,7 +172,7 @@ class MarkdownView(Widget):
         self._assemble()
         lines = self.line_count
         if lines > self._laid_out:  # outgrown: grow, with room for the next lines
-            self._room = lines + max(GROWTH_ROOM, self.screen.size.height)
+            self._room = lines + max(GROWTH_ROOM, GROWTH_SCREENS * self.screen.size.height)
             self._relayout()
         else:  # repaint only the lines that changed: from where the tail started before, or a chunk drawn again
             start = min(tail_start, self._tail_start, redrawn)
