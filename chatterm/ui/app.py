@@ -8,6 +8,7 @@ built right after it (`_boot`). A prompt typed in between waits for it (`ChatScr
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib
 import signal
 from collections.abc import Iterable
@@ -62,6 +63,10 @@ AFTER_FIRST_FRAME = (
     "rich.markdown",
 )
 """Modules the first frame does not need; imported right after it, off the event loop."""
+FIRST_REQUEST = ("anyio._backends._asyncio",)
+"""What httpcore's connection pool imports on the event loop when the first request goes out (its locks are anyio's,
+whose asyncio half is loaded on first use): about 35 ms before the first byte, imported beforehand with the others.
+Not found (another anyio): imported when the request needs it, as before."""
 ENDING_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
 """Signals that end the app as Ctrl+Q does (SIGINT only comes from outside: in the app Ctrl+C is a key)."""
 
@@ -69,6 +74,14 @@ ENDING_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
 def _remembered_speed() -> str:
     speed = load_state().get("replay_speed")
     return speed if isinstance(speed, str) and speed in SPEEDS else OPEN_SPEED
+
+
+def _import_ahead() -> None:
+    for name in AFTER_FIRST_FRAME:
+        importlib.import_module(name)
+    for name in FIRST_REQUEST:
+        with contextlib.suppress(ImportError):
+            importlib.import_module(name)
 
 
 class ChatApp(ChatOptions):
@@ -160,7 +173,7 @@ class ChatApp(ChatOptions):
 
     async def _boot(self) -> None:
         """After the first frame: import and build what a request needs, then start the session."""
-        await asyncio.to_thread(lambda: [importlib.import_module(name) for name in AFTER_FIRST_FRAME])
+        await asyncio.to_thread(_import_ahead)
         await self._prepare(self.choice)  # the choice in place: a profile switched meanwhile is kept
         self._booted = True
         if self.chat_screen.session is None:  # (a chat started meanwhile had none: it gets this one)
