@@ -124,7 +124,7 @@ class RowCompositor(MendedCompositor):
             dirty.update((region.intersection(above), region.intersection(below)))
             dirty.add(region.intersection(area).translate((0, -lines)).intersection(area))
         dirty.add(Region(0, area.y, area.x, area.height))  # beside the content: scrolled with the rows, not moved
-        dirty.update(self._right_of(scroller, area, lines))
+        dirty |= set(self._right_of(scroller, area, lines))
         if lines > 0:
             dirty.add(Region(area.x, area.bottom - lines, area.width, lines))
         else:
