@@ -93,3 +93,19 @@ async def test_the_model_list_follows_a_same_origin_redirect(faults: FaultServer
     endpoint = Endpoint(base_url=faults.url("redirect"), model="fallback", api_key=TEST_KEY)
     assert await list_models("same", endpoint, use_cache=False) == ["a-model", "b-model"]
     assert faults.seen[-1].headers["authorization"] == f"Bearer {TEST_KEY}"
+
+
+@pytest.mark.parametrize("status", [301, 302, 303])
+def test_a_redirect_that_would_drop_the_conversation_is_refused(fault_server: FaultServer, status: int) -> None:
+    """301, 302 and 303 turn a POST into a GET without its body: followed, the server would be asked nothing (a real
+    one answers its model list, or 405), and the answer would be reported empty. Refused, saying what to fix."""
+    fault_server.redirect_status = status
+    fault_server.redirect_to = "/ok/v1/chat/completions"
+    write_profile(fault_server.url("redirect"))
+    result = ask_gateway()
+    assert result.code == 1 and result.stdout == ""
+    assert_one_line_error(result)
+    line = result.stderr.splitlines()[-1]
+    assert f"redirected ({status})" in line and "/ok/v1/chat/completions" in line and "GET" in line, line
+    assert "base URL" in line
+    assert [request.path for request in fault_server.seen] == ["/redirect/v1/chat/completions"], "nothing followed"

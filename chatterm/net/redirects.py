@@ -3,7 +3,9 @@
 A request chatterm makes carries the key (`Authorization`, a profile's `x-api-key`, `api-key` or any custom header)
 and the conversation. A redirect to another origin (scheme, host or port) is never followed, with or without them:
 the answer ends with one line naming where it was sent, so the user can fix the base URL. A redirect within the
-origin is followed as HTTP says (303, and 301/302 after a POST, become a GET without the body; 307/308 keep both).
+origin is followed when it keeps the method and the body (307, 308; any for a GET such as the model list); one that
+would follow a POST as a GET without its body (301, 302, 303, as HTTP has them) is refused the same way, since the
+server would be asked nothing and its answer would pass for an empty one.
 """
 
 from __future__ import annotations
@@ -40,6 +42,18 @@ def refused(response: httpx.Response, target: httpx.URL) -> RedirectRefused:
     )
 
 
+def method_changed(response: httpx.Response, target: httpx.Request) -> RedirectRefused:
+    """A redirect that would follow a POST as a GET (301, 302, 303), which carries no body: the server would be asked
+    nothing, and whatever it answered would pass for an empty answer."""
+    _, host, port = origin(response.request.url)
+    where = clean_url(str(target.url))
+    return RedirectRefused(
+        f"{host}:{port} redirected ({response.status_code}) to {where} as a {target.method}, which would not carry "
+        "the conversation: fix the base URL (to that address if the API moved there)",
+        response.status_code,
+    )
+
+
 async def _discard(response: httpx.Response) -> None:
     """Read a redirect's own body (so a recording holds the whole exchange), up to a bound, and close it."""
     read = 0
@@ -70,6 +84,8 @@ async def send_within_origin(
         await _discard(response)
         if origin(target.url) != origin(request.url):
             raise refused(response, target.url)
+        if target.method != request.method:
+            raise method_changed(response, target)
         if on_follow is not None:
             on_follow(response, target)
         request = target
