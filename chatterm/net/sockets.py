@@ -34,7 +34,7 @@ HIGH_WATER = 256 * 1024
 LOW_WATER = 64 * 1024
 GATHER = 0.02
 """Seconds, at least, between two wakings of a reader while data trickles in (bench scenario S2 measures what it
-saves). The screen is drawn every 50 ms, so what arrives is on screen as soon, or one frame later at most; the end
+saves). The screen is drawn every 50 ms at most, so what arrives is on screen as soon, or one frame later; the end
 of the stream, or GATHER_BYTES waiting, wakes the reader at once."""
 GATHER_BYTES = 16 * 1024
 YIELD_READS = 16

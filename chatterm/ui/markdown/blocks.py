@@ -59,8 +59,8 @@ def warm_up(languages: tuple[str, ...] = WARM_LANGUAGES) -> None:
 
 def markdown(text: str, code_theme: str, references: References | None = None) -> Markdown:
     """Rich's Markdown of `text` with one shared markdown-it parser, configured as Rich configures its own: Rich
-    builds a parser per instance, two thirds of the cost of making one, and the block being written is drawn 20
-    times a second.
+    builds a parser per instance, two thirds of the cost of making one, and the block being written is drawn up to
+    20 times a second.
 
     `text` may be a piece of a longer text, cut between top-level blocks: markdown-it resolves reference links only
     against the definitions of the text it parses, so it is given those of the whole text (`references`, the first
