@@ -1,4 +1,4 @@
-"""The sessions list and `chatterm show` count a session's turns alike: a turn retried is one turn, and a call
+"""The sessions list, `chatterm show` and `chatterm convert` count a session's turns alike: a turn retried is one turn, and a call
 recorded beside the chat is none, whichever way the list reads the file (its first and last items, or whole)."""
 
 from __future__ import annotations
@@ -54,6 +54,8 @@ def test_a_turn_retried_is_one_turn_in_the_sessions_list_as_in_show(fault_server
     assert len(load_recording(record).interactions) == 2, "both attempts are in the file"
     assert shown_turns(record) == 1
     assert listed_turns(record) == 1
+    converted = run_chatterm("convert", str(record), str(record.with_name("converted.yaml")))
+    assert converted.code == 0 and converted.stderr.strip().endswith("(vcr, 1 turn)"), converted.stderr
 
 
 def retried(interaction: Interaction) -> Interaction:

@@ -50,7 +50,7 @@ def run_convert(args: argparse.Namespace) -> int:
         write_private(Path(args.target), render(recording, fmt), folders=False)
     except OSError as exc:
         raise UsageError(f"{args.target}: cannot be written ({exc.strerror or exc})") from None
-    output.say(f"wrote {args.target} ({fmt}, {counted(len(recording.interactions), 'turn')})", stderr=True)
+    output.say(f"wrote {args.target} ({fmt}, {counted(turn_count(recording.interactions), 'turn')})", stderr=True)
     return EXIT_OK
 
 
