@@ -33,11 +33,16 @@ def origin(url: httpx.URL) -> tuple[str, str, int | None]:
     return url.scheme, url.host, url.port or DEFAULT_PORTS.get(url.scheme)
 
 
-def refused(response: httpx.Response, target: httpx.URL) -> RedirectRefused:
+def _asked(response: httpx.Response) -> str:
+    """The host and port a redirect came from, as the one-line errors name it."""
     _, host, port = origin(response.request.url)
+    return f"{host}:{port}"
+
+
+def refused(response: httpx.Response, target: httpx.URL) -> RedirectRefused:
     return RedirectRefused(
-        f"{host}:{port} redirected to {clean_url(str(target))}, another origin: the key and the conversation were not "
-        "sent there (fix the base URL; to that address if you trust it)",
+        f"{_asked(response)} redirected to {clean_url(str(target))}, another origin: the key and the conversation were "
+        "not sent there (fix the base URL; to that address if you trust it)",
         response.status_code,
     )
 
@@ -45,11 +50,10 @@ def refused(response: httpx.Response, target: httpx.URL) -> RedirectRefused:
 def method_changed(response: httpx.Response, target: httpx.Request) -> RedirectRefused:
     """A redirect that would follow a POST as a GET (301, 302, 303), which carries no body: the server would be asked
     nothing, and whatever it answered would pass for an empty answer."""
-    _, host, port = origin(response.request.url)
     where = clean_url(str(target.url))
     return RedirectRefused(
-        f"{host}:{port} redirected ({response.status_code}) to {where} as a {target.method}, which would not carry "
-        "the conversation: fix the base URL (to that address if the API moved there)",
+        f"{_asked(response)} redirected ({response.status_code}) to {where} as a {target.method}, which would not "
+        "carry the conversation: fix the base URL (to that address if the API moved there)",
         response.status_code,
     )
 

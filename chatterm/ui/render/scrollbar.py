@@ -58,14 +58,11 @@ class RowScrollBar(ScrollBar):
         return rows.segments
 
     def watch_position(self) -> None:
-        rows = self._bar_rows()
-        old = self._rows
-        if len(rows) != len(old):
+        changed = self.rows_after_scroll(0)
+        if changed is None:
             self.refresh()
-            return
-        changed = [y for y, (before, after) in enumerate(zip(old, rows, strict=True)) if before != after]
-        if changed:
-            self.refresh(Region(0, changed[0], self.size.width, changed[-1] - changed[0] + 1))
+        elif changed:
+            self.refresh(Region(0, changed[0][0], self.size.width, changed[-1][1] - changed[0][0]))
 
     def rows_after_scroll(self, lines: int) -> list[tuple[int, int]] | None:
         """After the terminal moved the rows the bar was last drawn in up by `lines` (down when negative), the rows
