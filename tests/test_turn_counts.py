@@ -1,5 +1,6 @@
-"""The sessions list, `chatterm show` and `chatterm convert` count a session's turns alike: a turn retried is one turn, and a call
-recorded beside the chat is none, whichever way the list reads the file (its first and last items, or whole)."""
+"""The sessions list, `chatterm show` and `chatterm convert` count a session's turns alike: a turn retried is one
+turn, and a call recorded beside the chat is none, whichever way the list reads the file (its first and last items, or
+whole)."""
 
 from __future__ import annotations
 

@@ -141,6 +141,15 @@ _FOLLOWING_STATE = ("_floor", "_text_bottom")
 """What the conversation's layout sets beside the scroll offset (chatterm/ui/widgets/conversation.py)."""
 
 
+def _scroll_pending(screen: Any) -> bool:
+    """A scroll is asked for and not made yet: a view's offset is set, and the screen is told when the view is next
+    idle, which can be after a frame that draws what changed with it (the lines an append added, laid out where the
+    view was). That frame shows the view where it was; the next one, where it is now (and is judged)."""
+    if screen._scroll_required or any(widget._scroll_required for widget in screen.walk_children(with_self=False)):
+        return True
+    return any(isinstance(message, messages.UpdateScroll) for message in screen._message_queue.values)
+
+
 def _layout_pending(screen: Any) -> bool:
     """A layout is asked for and not made yet: a widget says it needs one (it asks the screen when it is next idle)
     or the screen's queue holds the request. Textual goes on drawing the widgets that changed meanwhile, laid out as
@@ -172,6 +181,11 @@ class Oracle:
         """Updates drawn with the layout settled: those the terminal is compared with a whole render at."""
         self.pending = 0
         """Updates drawn while a layout was asked for and not yet made (see `_layout_pending`)."""
+        self.followed = 0
+        """Updates at which the end of the text being followed was checked to be on screen."""
+        self.scrolling = 0
+        """Settled updates drawn while a scroll was asked for and not yet made: where the text's end is shown is
+        judged at the next one (see `_scroll_pending`)."""
         self.checking = checks_per_update
         self._differing: dict[int, tuple[Any, Any]] = {}
         display = app._display
@@ -200,7 +214,10 @@ class Oracle:
             elif self._laid_out():
                 self.settled += 1
                 self._check_terminal()
-                self._check_following()
+                if _scroll_pending(self.app.screen):
+                    self.scrolling += 1
+                else:
+                    self._check_following()
 
     def _laid_out(self) -> bool:
         """Every widget has the size the screen's layout gives it. A frame drawn while a resize is being laid out
@@ -282,6 +299,7 @@ class Oracle:
             writing = calls[-1]
         if not writing.source.strip() or not writing.region:
             return
+        self.followed += 1
         last = writing.region.y + writing.line_count - 1
         if not view.region.y <= last < view.region.bottom:
             self._problem(

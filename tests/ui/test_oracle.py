@@ -34,7 +34,7 @@ def answers_done(app: ChatApp, count: int) -> bool:
     return len(messages) >= count and all(message.finished for message in messages)
 
 
-async def checked(app: ChatApp, steps: Steps, size: tuple[int, int] = SIZE) -> None:
+async def checked(app: ChatApp, steps: Steps, size: tuple[int, int] = SIZE) -> Oracle:
     """Run `steps` in the app with the oracle watching every frame, then compare the end with a fresh render;
     fail with every difference found."""
     oracle = Oracle(app)
@@ -46,6 +46,7 @@ async def checked(app: ChatApp, steps: Steps, size: tuple[int, int] = SIZE) -> N
     problems += await final(end)
     assert not problems, "\n".join(problems)
     assert oracle.settled, "no frame was drawn with its layout settled: the terminal was never compared"
+    return oracle
 
 
 def _paced(recording: Recording) -> str:
