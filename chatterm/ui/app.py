@@ -31,7 +31,7 @@ from chatterm.ui import exporting
 from chatterm.ui.chat_options import EFFORT_BINDINGS, ChatOptions
 from chatterm.ui.commands import ChatCommands, system_commands
 from chatterm.ui.keyorder import in_order
-from chatterm.ui.leaving import leave_after
+from chatterm.ui.leaving import LAST_RESORT, leave_after, resume_only_with_a_terminal
 from chatterm.ui.markdown.blocks import warm_up
 from chatterm.ui.markdown.codes import code_blocks
 from chatterm.ui.memory import tune_garbage_collector
@@ -166,8 +166,11 @@ class ChatApp(ChatOptions):
         loop = asyncio.get_running_loop()
         for number in ENDING_SIGNALS:
             loop.add_signal_handler(number, self._signalled, number)
+        resume_only_with_a_terminal()
 
     def _signalled(self, number: int) -> None:
+        if self._ended_by is None:
+            leave_after(128 + number, LAST_RESORT)
         self._ended_by = number
         self.exit(None, 128 + number)
 

@@ -3,7 +3,9 @@ streams: the app ends, as it does on Ctrl+Q, with the answer kept as far as it g
 
 from __future__ import annotations
 
+import os
 import shutil
+import signal
 from typing import Any
 
 import pytest
@@ -41,3 +43,21 @@ def test_the_app_ends_when_its_terminal_goes_away_mid_answer(
     (session,) = locations.sessions_dir().glob("*.yaml")
     content = summarize(load_recording(session))["turns"][-1]["response"]["content"]
     assert content and LONG_ANSWER.startswith(content) and "word30 " in content, "the answer as far as it got"
+
+
+def test_the_app_ends_when_its_terminal_goes_away_right_after_keys(terminal: Terminal) -> None:  # noqa: F811
+    """A terminal that hangs up sends SIGHUP and SIGCONT together; Textual resumed its application mode on the
+    SIGCONT, on a terminal that was gone, and the app's last writes then waited forever: the process stayed behind
+    its closed window, deaf to SIGTERM (one run in three of a burst of keys followed by the window closing)."""
+    stayed = []
+    for attempt in range(6):
+        terminal.start(chatterm_command())
+        terminal.wait_for(lambda s: "Enter sends" in s)
+        terminal.send("abc", "Left", "C-j", "xy", "End", "C-j", "z")
+        terminal.wait_for(lambda s: "z" in s.split("Enter sends")[-1])
+        pid = int(terminal.tmux("display-message", "-p", "-t", "t", "#{pane_pid}").strip())
+        terminal.tmux("kill-server")
+        if not ended(pid, 8):
+            stayed.append(attempt)
+            os.kill(pid, signal.SIGKILL)
+    assert not stayed, f"the app stayed behind its closed terminal (attempts {stayed})"
