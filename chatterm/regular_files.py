@@ -50,8 +50,12 @@ def check_writable(path: Path, folder_must_exist: bool = False) -> bool:
             _check_folder(path)
         return False
     if not stat.S_ISREG(info.st_mode):
-        raise FileRefused(path, f"{kind(info.st_mode)}, not a regular file", "name a file to write")
+        raise _not_regular(path, info.st_mode, "name a file to write")
     return True
+
+
+def _not_regular(path: Path, mode: int, hint: str) -> FileRefused:
+    return FileRefused(path, f"{kind(mode)}, not a regular file", hint)
 
 
 def _check_folder(path: Path) -> None:
@@ -71,12 +75,12 @@ def read_regular(path: Path, most: int) -> bytes:
     blocking and looked at again once open, so nothing put in its place meanwhile is waited on or read without end."""
     info = os.stat(path)
     if not stat.S_ISREG(info.st_mode):
-        raise FileRefused(path, f"{kind(info.st_mode)}, not a regular file", "only regular files are read")
+        raise _not_regular(path, info.st_mode, "only regular files are read")
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
     with os.fdopen(os.open(path, flags), "rb") as handle:
         mode = os.fstat(handle.fileno()).st_mode
         if not stat.S_ISREG(mode):
-            raise FileRefused(path, f"{kind(mode)}, not a regular file", "only regular files are read")
+            raise _not_regular(path, mode, "only regular files are read")
         data = handle.read(most + 1)
     if len(data) > most:
         raise FileRefused(path, f"larger than {_size(most)}", "name a smaller file", errno.EFBIG)

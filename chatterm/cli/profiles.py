@@ -16,7 +16,7 @@ from pydantic import ValidationError
 from chatterm.cli import output
 from chatterm.cli.errors import EXIT_OK, UsageError
 from chatterm.net.endpoint import is_credential
-from chatterm.net.header_text import unsendable, without_paste
+from chatterm.net.header_text import cannot_carry, without_paste
 from chatterm.settings.choice import DEMO, DEMO_MODEL, default_problem, default_profile, endpoint_for
 from chatterm.settings.config import Settings, load_settings
 from chatterm.settings.config_edit import remove_profile, save_profile, set_default
@@ -70,6 +70,11 @@ def _profile(settings: Settings, name: str) -> ProfileSettings:
 _OPTIONS = {"params": "--param", "headers": "--header"}
 
 
+def _option(field: str) -> str:
+    """The `profiles add` option that sets a profile's field."""
+    return _OPTIONS.get(field, "--" + field.replace("_", "-"))
+
+
 def _new_profile(args: argparse.Namespace) -> ProfileSettings:
     """The profile `profiles add` describes, checked as a loaded one is: one line naming the option at fault."""
     try:
@@ -92,12 +97,10 @@ def _new_profile(args: argparse.Namespace) -> ProfileSettings:
         error = exc.errors()[0]
         cause = error.get("ctx", {}).get("error")
         if isinstance(cause, KeyInSettings):  # a header or parameter by its name; the base URL
-            field = str(error["loc"][-1])
-            named = f"{_OPTIONS.get(field, '--' + field.replace('_', '-'))} {cause.key}".rstrip()
+            named = f"{_option(str(error['loc'][-1]))} {cause.key}".rstrip()
             raise UsageError(f"{named}: {cause.words(args.name)}") from None
         key = str(located(error)[-1]) if located(error) else ""
-        option = _OPTIONS.get(key, "--" + key.replace("_", "-"))
-        raise UsageError(f"{option}: {problem(error)}") from None
+        raise UsageError(f"{_option(key)}: {problem(error)}") from None
     except ValueError as exc:
         raise UsageError(str(exc)) from None
 
@@ -210,10 +213,7 @@ def _read_secret(profile: str) -> str:
         value = without_paste(getpass.getpass(output.line(f"API key for {profile} (input hidden): ")))
     if not value:
         raise UsageError("no key given; nothing stored")
-    where = unsendable(value)
-    if where is not None:
-        raise UsageError(
-            f"the key given holds a character no HTTP header can carry: {where}; nothing stored "
-            "(paste the key as the provider gave it)"
-        )
+    problem = cannot_carry(value)
+    if problem is not None:
+        raise UsageError(f"the key given {problem}; nothing stored (paste the key as the provider gave it)")
     return value

@@ -32,14 +32,19 @@ def unsendable(value: str) -> str | None:
     return None
 
 
+def cannot_carry(value: str) -> str | None:
+    """The words every refusal of a value no header can carry uses after what holds it ("holds a character no HTTP
+    header can carry: " and where, `unsendable`), or None when the value can be sent."""
+    where = unsendable(value)
+    return None if where is None else f"holds a character no HTTP header can carry: {where}"
+
+
 def header_problem(headers: Mapping[str, str]) -> str | None:
     """One line naming the first header of a request whose name or value holds a character no header can carry
     (the value is never shown), or None."""
     for name, value in headers.items():
-        where = unsendable(name)
-        if where is not None:
-            return f"a header name holds a character no HTTP header can carry: {where}"
-        where = unsendable(value)
-        if where is not None:
-            return f"the {name} header holds a character no HTTP header can carry: {where} of its value"
+        if (problem := cannot_carry(name)) is not None:
+            return f"a header name {problem}"
+        if (problem := cannot_carry(value)) is not None:
+            return f"the {name} header {problem} of its value"
     return None

@@ -12,7 +12,7 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from chatterm.net.header_text import unsendable, without_paste
+from chatterm.net.header_text import cannot_carry, without_paste
 
 SERVICE = "chatterm"
 
@@ -112,25 +112,24 @@ def find_key(profile: str, env_var: str | None) -> FoundKey | None:
 def key_problem(found: FoundKey, profile: str) -> str | None:
     """One line saying that the key found holds a character no header can carry, where it came from and what to do
     (never the key), or None when it can be sent."""
-    where = unsendable(found.value)
-    if where is None:
+    problem = cannot_carry(found.value)
+    if problem is None:
         return None
     if found.source.startswith("env:"):
         variable = found.source.removeprefix("env:")
         origin, fix = f"the variable {variable}", f"export {variable}=... again with the key as the provider gave it"
     else:
         origin, fix = f"the keyring entry for {profile}", f"store it again: chatterm key set {profile}"
-    return f"the key in {origin} holds a character no HTTP header can carry: {where}; {fix}"
+    return f"the key in {origin} {problem}; {fix}"
 
 
 def keyring_keys(profile: str) -> tuple[str, ...]:
     """The key the keyring holds for a profile, if any, as a key to mask: a profile whose variable gives the key in
     use may hold another there. Never raises for a missing or broken keyring."""
     try:
-        stored = _keyring().get_password(SERVICE, profile)
-    except Exception:
+        stored = stored_key(profile)
+    except (KeyringUnavailable, KeyringFailed):
         return ()
-    stored = without_paste(stored) if isinstance(stored, str) else ""
     return (stored,) if stored else ()
 
 

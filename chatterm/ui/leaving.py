@@ -36,7 +36,6 @@ def leave_after(code: int, grace: float = GRACE) -> threading.Timer:
     return timer
 
 
-
 def resume_only_with_a_terminal() -> None:
     """Keep the SIGCONT handler in place (Textual's) for a process that still has a terminal, and ignore the signal
     otherwise (see the module)."""
