@@ -421,3 +421,22 @@ async def test_blocks_that_settle_together_are_repainted() -> None:
             changed = {y for y, strip in enumerate(view.lines) if y >= len(before) or strip.text != before[y]}
             assert changed and changed <= repainted, (text, sorted(changed - repainted))
             await pilot.pause()
+
+
+async def test_words_added_to_a_paragraph_repaint_from_the_line_they_change() -> None:
+    """A paragraph being written is drawn again at every append, but only its lines that changed are repainted: a
+    word added changes the last line (and may add more), not the lines above it."""
+    app = Host()
+    async with app.run_test(size=(60, 40)) as pilot:
+        view = app.query_one(MarkdownView)
+        view.append("Before.\n\n" + " ".join(f"word{n}" for n in range(40)))
+        await pilot.pause()
+        for text in [" more", " and more words to wrap onto a line of their own", "\n\nNext."]:
+            before = [strip.text for strip in view.lines]
+            view._repaint_regions.clear()
+            view.append(text)
+            repainted = {y for region in view._repaint_regions for y in region.line_range}
+            changed = {y for y, strip in enumerate(view.lines) if y >= len(before) or strip.text != before[y]}
+            assert changed <= repainted, (text, sorted(changed - repainted))
+            assert min(repainted) == min(changed), (text, min(repainted), min(changed))
+            await pilot.pause()

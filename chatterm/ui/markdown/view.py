@@ -164,7 +164,7 @@ class MarkdownView(Widget):
             self._relayout()
             self._tell_appended()
             return
-        tail_start = self._tail_start
+        tail_start, shown, rest = self._tail_start, self._shown, self._rest
         if not self._draws_markdown() or may_settle(self._tail, len(before)):
             self._settle()
         redrawn = self._update_references()
@@ -175,13 +175,26 @@ class MarkdownView(Widget):
             self._room = lines + max(GROWTH_ROOM, GROWTH_SCREENS * self.screen.size.height)
             self._relayout()
         else:  # repaint only the lines that changed: from where the tail started before, or a chunk drawn again
-            start = min(tail_start, self._tail_start, redrawn)
             end = min(max(lines, self._drawn), self._laid_out)
+            start = self._first_change(min(tail_start, self._tail_start, redrawn), end, shown, rest)
             if start < end:
                 self.refresh(Region(0, start, self._width, end - start))
         if lines != self._drawn:
             self._drawn = lines
             self._tell_appended()
+
+    def _first_change(self, start: int, end: int, shown: int, rest: list[Strip]) -> int:
+        """The first line from `start` that differs from what was shown before the append: `shown` frozen lines,
+        then `rest`. Only lines of `rest` are compared (a frozen line drawn again is repainted): text added to a
+        paragraph changes its last line and adds more, and the lines above it are not repainted."""
+        last = min(end, self.line_count, shown + len(rest))
+        while shown <= start < last and self._line(start) == rest[start - shown]:
+            start += 1
+        return start
+
+    def _line(self, y: int) -> Strip:
+        """Line `y` of the text as drawn (a frozen line or the tail's)."""
+        return self._frozen_lines.lines[y] if y < self._shown else self._rest[y - self._shown]
 
     def on_mount(self) -> None:
         self._follower = next((node for node in self.ancestors if isinstance(node, Follower)), None)
