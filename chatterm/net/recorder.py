@@ -125,6 +125,11 @@ class Recorder:
             self.on_update(self)
 
 
+def _now(chunk: bytes) -> float:
+    """When a chunk read from a network layer that does not say when it arrived (httpx's own) arrived: now."""
+    return time.monotonic()
+
+
 class _Capture:
     """The body of one response as it arrives, inflated when it came compressed (`inflater`)."""
 
@@ -133,13 +138,13 @@ class _Capture:
         recorder: Recorder,
         interaction: Interaction,
         started: float,
-        clock: Callable[[], float],
+        clock: Callable[[bytes], float],
         inflater: Inflater | None = None,
     ) -> None:
         self.recorder = recorder
         self.inflater = inflater
         self.clock = clock
-        """When the chunk just read arrived."""
+        """When the last byte of a chunk just read arrived."""
         self.interaction = interaction
         self.started = started
         self.body = bytearray()
@@ -152,11 +157,12 @@ class _Capture:
 
     def add(self, chunk: bytes) -> None:
         now = time.monotonic()
+        arrived = self.clock(chunk)
         if self.inflater is not None:
             chunk = self.inflater.feed(chunk)
         if chunk:
             self.body += chunk
-            self.chunks.append((self.clock() - self.started, len(self.body)))
+            self.chunks.append((arrived - self.started, len(self.body)))
         if now - self.last_flush >= self.recorder.flush_interval:
             self.last_flush = now
             self.sync()
@@ -244,7 +250,7 @@ class RecordingTransport(httpx.AsyncBaseTransport):
             interaction = following
             interaction.response = answer
         stream = response.extensions.get("network_stream")
-        clock = (lambda: stream.arrived) if isinstance(stream, AsyncioStream) else time.monotonic
+        clock = stream.arrival if isinstance(stream, AsyncioStream) else _now
         capture = self._recorder._capture = _Capture(self._recorder, interaction, started, clock, inflater)
         assert isinstance(response.stream, httpx.AsyncByteStream)
         return httpx.Response(

@@ -6,16 +6,17 @@ Here the loop buffers bytes as it receives them (an asyncio protocol, `_Connecti
 there (letting the loop run every few reads) or waits for more. Everything above it (HTTP/1.1, TLS through
 asyncio's own SSL transport, timeouts, the exceptions httpx raises) is httpx's and httpcore's own.
 
-While an answer trickles in, the reader is woken at most once per GATHER and reads what arrived meanwhile in one
-go, so the reading task resumes through httpcore, httpx, the recorder, the decoder and the screen's handler once
-per batch rather than once per token (bench scenario S2). Each piece keeps the time it arrived
-(`AsyncioStream.arrived`), which is what a recording stamps on the bytes: gathering changes when they are read,
-not when they are recorded as sent.
+While an answer trickles in, the reader is woken at most once per GATHER and takes what arrived meanwhile in one
+read, so the reading task resumes through httpcore, httpx, the recorder, the decoder and the screen's handler once
+per batch rather than once per token, and HTTP/1.1 parses the batch in one go (bench scenario S2). Each piece keeps
+the time it arrived (`AsyncioStream.arrival`), which is what a recording stamps on the bytes: gathering changes
+when they are read, not when they are recorded as sent.
 """
 
 from __future__ import annotations
 
 import asyncio
+import bisect
 import select
 import socket
 import ssl
@@ -110,17 +111,27 @@ class _Connection(asyncio.Protocol):
         if self.waiter is not None and not self.waiter.done():
             self.waiter.set_result(None)
 
-    def take(self, max_bytes: int) -> bytes:
-        """The next piece received (as much of it as `max_bytes` allows)."""
-        data, self.arrived = self.pieces.popleft()
-        if len(data) > max_bytes:
-            self.pieces.appendleft((data[max_bytes:], self.arrived))
-            data = data[:max_bytes]
-        self.buffered -= len(data)
+    def take(self, max_bytes: int) -> tuple[bytes, list[int], list[float]]:
+        """The pieces received and not read yet, joined (as many bytes as `max_bytes` allows), with where each piece
+        ends in them and when it arrived."""
+        taken: list[bytes] = []
+        ends: list[int] = []
+        times: list[float] = []
+        size = 0
+        while self.pieces and size < max_bytes:
+            data, self.arrived = self.pieces.popleft()
+            if size + len(data) > max_bytes:
+                self.pieces.appendleft((data[max_bytes - size :], self.arrived))
+                data = data[: max_bytes - size]
+            taken.append(data)
+            size += len(data)
+            ends.append(size)
+            times.append(self.arrived)
+        self.buffered -= size
         if self.paused and self.buffered < LOW_WATER and self.transport is not None:
             self.paused = False
             self.transport.resume_reading()
-        return data
+        return (taken[0] if len(taken) == 1 else b"".join(taken)), ends, times
 
 
 class AsyncioStream(httpcore.AsyncNetworkStream):
@@ -130,11 +141,27 @@ class AsyncioStream(httpcore.AsyncNetworkStream):
     def __init__(self, transport: asyncio.Transport, conn: _Connection) -> None:
         self._transport = transport
         self._conn = conn
+        self._read = b""
+        """What the last read returned, with where each piece in it ends and when it arrived."""
+        self._ends: list[int] = []
+        self._times: list[float] = []
+        self._at = 0
+        """Where in `_read` the last piece of it asked about (`arrival`) ends."""
 
     @property
     def arrived(self) -> float:
-        """When the bytes read last arrived (`time.monotonic()`), however long they waited to be read."""
+        """When the last piece read arrived (`time.monotonic()`), however long it waited to be read."""
         return self._conn.arrived
+
+    def arrival(self, part: bytes) -> float:
+        """When the last byte of `part` arrived: `part` is the next stretch of what the last read returned that the
+        reader passes on (a body's bytes as HTTP/1.1's framing leaves them, found after the last such stretch).
+        Found nowhere, it is taken to be the last piece read."""
+        found = self._read.find(part, self._at) if part else -1
+        if found < 0:
+            return self._conn.arrived
+        self._at = found + len(part)
+        return self._times[bisect.bisect_left(self._ends, self._at)]
 
     async def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
         conn = self._conn
@@ -157,7 +184,9 @@ class AsyncioStream(httpcore.AsyncNetworkStream):
                 conn.woken = loop.time()
                 conn.in_a_row = 0
         if conn.pieces:
-            return conn.take(max_bytes)
+            self._read, self._ends, self._times = conn.take(max_bytes)
+            self._at = 0
+            return self._read
         if conn.error is not None:
             raise httpcore.ReadError(str(conn.error) or type(conn.error).__name__) from conn.error
         return b""
