@@ -52,8 +52,6 @@ class _Connection(asyncio.Protocol):
         self.pieces: deque[tuple[bytes, float]] = deque()
         self.buffered = 0
         """Bytes in `pieces`."""
-        self.arrived = 0.0
-        """When the piece read last arrived (`time.monotonic()`)."""
         self.waiter: asyncio.Future[None] | None = None
         self.woken = 0.0
         """When the reader last stopped waiting (the loop's clock)."""
@@ -119,19 +117,19 @@ class _Connection(asyncio.Protocol):
         times: list[float] = []
         size = 0
         while self.pieces and size < max_bytes:
-            data, self.arrived = self.pieces.popleft()
+            data, arrived = self.pieces.popleft()
             if size + len(data) > max_bytes:
-                self.pieces.appendleft((data[max_bytes - size :], self.arrived))
+                self.pieces.appendleft((data[max_bytes - size :], arrived))
                 data = data[: max_bytes - size]
             taken.append(data)
             size += len(data)
             ends.append(size)
-            times.append(self.arrived)
+            times.append(arrived)
         self.buffered -= size
         if self.paused and self.buffered < LOW_WATER and self.transport is not None:
             self.paused = False
             self.transport.resume_reading()
-        return (taken[0] if len(taken) == 1 else b"".join(taken)), ends, times
+        return b"".join(taken), ends, times
 
 
 class AsyncioStream(httpcore.AsyncNetworkStream):
@@ -148,18 +146,13 @@ class AsyncioStream(httpcore.AsyncNetworkStream):
         self._at = 0
         """Where in `_read` the last piece of it asked about (`arrival`) ends."""
 
-    @property
-    def arrived(self) -> float:
-        """When the last piece read arrived (`time.monotonic()`), however long it waited to be read."""
-        return self._conn.arrived
-
     def arrival(self, part: bytes) -> float:
         """When the last byte of `part` arrived: `part` is the next stretch of what the last read returned that the
         reader passes on (a body's bytes as HTTP/1.1's framing leaves them, found after the last such stretch).
         Found nowhere, it is taken to be the last piece read."""
         found = self._read.find(part, self._at) if part else -1
         if found < 0:
-            return self._conn.arrived
+            return self._times[-1] if self._times else time.monotonic()
         self._at = found + len(part)
         return self._times[bisect.bisect_left(self._ends, self._at)]
 

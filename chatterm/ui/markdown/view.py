@@ -192,9 +192,11 @@ class MarkdownView(Widget):
             start += 1
         return start
 
-    def _line(self, y: int) -> Strip:
-        """Line `y` of the text as drawn (a frozen line or the tail's)."""
-        return self._frozen_lines.lines[y] if y < self._shown else self._rest[y - self._shown]
+    def _line(self, y: int) -> Strip | None:
+        """Line `y` of the text as drawn (a frozen line or the tail's; None past the last)."""
+        if y < self._shown:
+            return self._frozen_lines.lines[y]
+        return self._rest[y - self._shown] if y - self._shown < len(self._rest) else None
 
     def on_mount(self) -> None:
         self._follower = next((node for node in self.ancestors if isinstance(node, Follower)), None)
@@ -405,11 +407,8 @@ class MarkdownView(Widget):
             self.measure()  # (in sight before its turn)
         if not self._width:
             self._set_width(self.size.width)
-        if y < self._shown:
-            line = self._frozen_lines.lines[y]
-        elif 0 <= y - self._shown < len(self._rest):
-            line = self._rest[y - self._shown]
-        else:
+        line = self._line(y)
+        if line is None:
             return self._blank
         if is_code_top(line):
             line = labelled(line, f"[{self.code_number(y)}]", code_label_style(self.app.current_theme))
