@@ -255,11 +255,12 @@ async def test_a_fast_sender_does_not_starve_the_event_loop() -> None:
 
 
 @ASYNCIO_ONLY
-async def test_a_trickle_is_read_in_gathered_pieces_each_with_the_time_it_arrived(
+async def test_a_trickle_is_read_in_gathered_pieces_each_stamped_within_gather_of_its_arrival(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """While data trickles in, the reader is woken once per GATHER and reads what arrived meanwhile in one go, each
-    piece with its arrival time; the end of the stream wakes it at once."""
+    """While data trickles in, the reader is woken once per GATHER and the socket rests in between: what arrives
+    meanwhile is received and read in one go, stamped when received (at most GATHER late). A piece after a quiet
+    spell longer than GATHER, and the end of the stream, are received, read and stamped at once."""
     monkeypatch.setattr(sockets, "GATHER", 0.5)
     loop = asyncio.get_running_loop()
     ours, theirs = socket.socketpair()
@@ -269,10 +270,14 @@ async def test_a_trickle_is_read_in_gathered_pieces_each_with_the_time_it_arrive
     stream = AsyncioStream(transport, conn)
     try:
         first = asyncio.create_task(stream.read(1024))
+        await asyncio.sleep(0)
+        one_sent = time.monotonic()
         theirs.send(b"one")  # the reader has not been woken for longer than GATHER: at once
         assert await asyncio.wait_for(first, 0.4) == b"one"
+        assert stream.arrival(b"one") - one_sent < 0.2
 
         reading = asyncio.create_task(stream.read(1024))
+        two_sent = time.monotonic()
         theirs.send(b"two")
         await asyncio.sleep(0.05)
         theirs.send(b"three")
@@ -280,11 +285,20 @@ async def test_a_trickle_is_read_in_gathered_pieces_each_with_the_time_it_arrive
         assert not reading.done(), "woken within GATHER of the last waking"
         assert await reading == b"twothree"
         read_at = time.monotonic()
-        two_arrived, three_arrived = stream.arrival(b"two"), stream.arrival(b"three")
-        assert read_at - two_arrived > 0.3
-        assert two_arrived + 0.03 < three_arrived < read_at - 0.3
-        assert stream.arrival(b"elsewhere") == three_arrived  # (not read: the last piece's time)
+        two_at, three_at = stream.arrival(b"two"), stream.arrival(b"three")
+        assert two_sent + 0.1 < two_at <= three_at <= read_at, "received together, when the socket's rest ended"
+        assert two_at - two_sent < 0.5 + 0.15, "at most GATHER after it arrived"
+        assert stream.arrival(b"elsewhere") == three_at  # (not read: the last piece's time)
 
+        await asyncio.sleep(0.6)  # quiet for longer than GATHER
+        quiet = asyncio.create_task(stream.read(1024))
+        await asyncio.sleep(0)
+        four_sent = time.monotonic()
+        theirs.send(b"four")
+        assert await asyncio.wait_for(quiet, 0.3) == b"four"
+        assert stream.arrival(b"four") - four_sent < 0.1, "stamped as it arrived"
+
+        await asyncio.sleep(0.6)
         ending = asyncio.create_task(stream.read(1024))
         await asyncio.sleep(0)
         started = time.monotonic()
@@ -296,12 +310,9 @@ async def test_a_trickle_is_read_in_gathered_pieces_each_with_the_time_it_arrive
         theirs.close()
 
 
-@ASYNCIO_ONLY
-async def test_a_recording_stamps_each_event_with_when_it_arrived_not_when_it_was_read(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setattr(sockets, "GATHER", 0.3)
-    server = FaultServer(gap=0.06)
+async def _paced_recording(gap: float) -> tuple[list[float], list[float]]:
+    """When each word of the `paced` answer (`gap` apart) reached the client, and the offsets its recording keeps."""
+    server = FaultServer(gap=gap)
     await server.start()
     try:
         recorder = Recorder()
@@ -312,11 +323,28 @@ async def test_a_recording_stamps_each_event_with_when_it_arrived_not_when_it_wa
                 if isinstance(event, Content):
                     received.append(time.monotonic())
         assert len(received) == len(WORDS)
-        gaps = [b - a for a, b in itertools.pairwise(received)]
-        assert sum(gap > 0.03 for gap in gaps) <= 3, "the words were read in a few gathered reads"
         offsets = recorder.interactions[0].response.offsets
         assert offsets is not None and len(offsets) == len(WORDS) + 2  # (the finish, [DONE])
-        recorded_gaps = [b[0] - a[0] for a, b in itertools.pairwise(offsets[: len(WORDS)])]
-        assert all(gap > 0.03 for gap in recorded_gaps), recorded_gaps  # 0.06 s apart, as the server sent them
+        return received, [at for at, _ in offsets[: len(WORDS)]]
     finally:
         await server.stop()
+
+
+@ASYNCIO_ONLY
+async def test_a_recording_stamps_events_further_apart_than_gather_each_with_its_own_time() -> None:
+    _, recorded = await _paced_recording(gap=0.06)
+    recorded_gaps = [b - a for a, b in itertools.pairwise(recorded)]
+    assert all(gap > 0.03 for gap in recorded_gaps), recorded_gaps  # 0.06 s apart, as the server sent them
+
+
+@ASYNCIO_ONLY
+async def test_a_recording_keeps_the_pace_of_gathered_reads_to_within_gather(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Read in a few gathered reads, the words keep the pace they were sent at: each recorded within GATHER of when
+    it was sent, not when the reader took it."""
+    monkeypatch.setattr(sockets, "GATHER", 0.2)
+    received, recorded = await _paced_recording(gap=0.06)
+    gaps = [b - a for a, b in itertools.pairwise(received)]
+    assert sum(gap > 0.03 for gap in gaps) <= 4, "the words were read in a few gathered reads"
+    sent = [recorded[0] + 0.06 * i for i in range(len(recorded))]  # (the first comes after a quiet spell: exact)
+    assert all(-0.03 < at - due < 0.2 + 0.05 for at, due in zip(recorded, sent, strict=True)), (recorded, sent)
+    assert recorded[-1] - recorded[0] > 0.06 * (len(recorded) - 1) - 0.2

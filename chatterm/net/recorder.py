@@ -2,11 +2,12 @@
 
 The recorder tees the response bytes: the caller gets every chunk the moment it arrives (vcrpy's own httpx
 stub reads the whole body first, which would stall a live stream). Each chunk is stamped with its time
-offset from the request (the time it arrived from the network, as chatterm's network layer tells it, not when
-it was read: `chatterm.net.sockets.GATHER`). Secrets never stay in what is kept: the request is cleaned before it is
-kept, and the response body as it grows (`BodyMask`: a key cut across network pieces is masked whole), with its
-event offsets moved onto the masked body. Once the client has seen a key in what the body decodes to, it asks
-for the body to be read deep (`deepen`), so a key spread over several events is masked in each of them too.
+offset from the request (when it was received from the network, as chatterm's network layer tells it, not when
+it was read: within `chatterm.net.sockets.GATHER` of its arrival). Secrets never stay in what is kept: the request
+is cleaned before it is kept, and the response body as it grows (`BodyMask`: a key cut across network pieces is
+masked whole), with its event offsets moved onto the masked body. Once the client has seen a key in what the body
+decodes to, it asks for the body to be read deep (`deepen`), so a key spread over several events is masked in each
+of them too.
 A redirect within the origin that the client follows (`followed`) is no exchange of its own: the exchange keeps the
 request as first sent (what was asked), takes the response of the request that followed it (what answered), and
 notes each redirect under `redirects` (its status, and the method and address it led to).

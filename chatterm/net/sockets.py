@@ -8,9 +8,11 @@ asyncio's own SSL transport, timeouts, the exceptions httpx raises) is httpx's a
 
 While an answer trickles in, the reader is woken at most once per GATHER and takes what arrived meanwhile in one
 read, so the reading task resumes through httpcore, httpx, the recorder, the decoder and the screen's handler once
-per batch rather than once per token, and HTTP/1.1 parses the batch in one go (bench scenario S2). Each piece keeps
-the time it arrived (`AsyncioStream.arrival`), which is what a recording stamps on the bytes: gathering changes
-when they are read, not when they are recorded as sent.
+per batch rather than once per token, and HTTP/1.1 parses the batch in one go (bench scenario S2). After such a read
+the socket itself rests until the next waking: what arrives meanwhile waits in the kernel and reaches the loop in
+one receive, one waking of the loop for a batch rather than one per packet. Each piece keeps the time the loop
+received it (`AsyncioStream.arrival`), which is what a recording stamps on the bytes: exact after a quiet spell
+longer than GATHER (the first token, a stall), at most GATHER late for a piece that came during a rest.
 """
 
 from __future__ import annotations
@@ -34,9 +36,10 @@ HIGH_WATER = 256 * 1024
 """Bytes buffered before the socket stops being read (a reader that fell behind): resumed below LOW_WATER."""
 LOW_WATER = 64 * 1024
 GATHER = 0.02
-"""Seconds, at least, between two wakings of a reader while data trickles in (bench scenario S2 measures what it
-saves). The screen is drawn every 50 ms at most, so what arrives is on screen as soon, or one frame later; the end
-of the stream, or GATHER_BYTES waiting, wakes the reader at once."""
+"""Seconds, at least, between two wakings of a reader while data trickles in, for which the socket rests after a
+read of less than GATHER_BYTES (bench scenario S2 measures what it saves). The screen is drawn every 50 ms at most,
+so what arrives is on screen as soon, or one frame later; a recording's times are within GATHER of the arrivals, far
+finer than a replay's frames. The end of the stream, or GATHER_BYTES waiting, wakes the reader at once."""
 GATHER_BYTES = 16 * 1024
 YIELD_READS = 16
 """Reads of data already received in a row before the reader lets the loop run (a fast sender must not starve
@@ -58,6 +61,8 @@ class _Connection(asyncio.Protocol):
         self.in_a_row = 0
         """Reads of received data since the reader last let the loop run."""
         self._timer: asyncio.TimerHandle | None = None
+        self._resting: asyncio.TimerHandle | None = None
+        """Set while the socket is left unread (`rest`): when it is read again."""
         self.drained: asyncio.Future[None] | None = None
         self.eof = False
         self.error: Exception | None = None
@@ -90,6 +95,9 @@ class _Connection(asyncio.Protocol):
     def connection_lost(self, exc: Exception | None) -> None:
         self.eof = True
         self.error = exc
+        if self._resting is not None:
+            self._resting.cancel()
+            self._resting = None
         self._wake()
         if self.drained is not None and not self.drained.done():
             self.drained.set_result(None)
@@ -101,6 +109,21 @@ class _Connection(asyncio.Protocol):
     def resume_writing(self) -> None:
         if self.drained is not None and not self.drained.done():
             self.drained.set_result(None)
+
+    def rest(self, until: float) -> None:
+        """Leave the socket unread until `until` (the loop's clock): what arrives meanwhile waits in the kernel and
+        is received in one go when it is read again, stamped with that time. Not while the buffer is full (the
+        socket is paused until the reader catches up) or the connection is ending."""
+        transport = self.transport
+        if self._resting is not None or self.paused or self.eof or transport is None or transport.is_closing():
+            return
+        transport.pause_reading()
+        self._resting = asyncio.get_running_loop().call_at(until, self._read_again)
+
+    def _read_again(self) -> None:
+        self._resting = None
+        if not self.paused and self.transport is not None and not self.transport.is_closing():
+            self.transport.resume_reading()
 
     def _wake(self) -> None:
         if self._timer is not None:
@@ -158,7 +181,8 @@ class AsyncioStream(httpcore.AsyncNetworkStream):
 
     async def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
         conn = self._conn
-        if conn.pieces or conn.eof:
+        waited = not (conn.pieces or conn.eof)
+        if not waited:
             conn.in_a_row += 1
             if conn.in_a_row >= YIELD_READS:  # let the loop run now and then (see YIELD_READS)
                 conn.in_a_row = 0
@@ -179,6 +203,8 @@ class AsyncioStream(httpcore.AsyncNetworkStream):
         if conn.pieces:
             self._read, self._ends, self._times = conn.take(max_bytes)
             self._at = 0
+            if waited and len(self._read) < GATHER_BYTES:  # (a trickle: gather what comes next in the kernel)
+                conn.rest(conn.woken + GATHER)
             return self._read
         if conn.error is not None:
             raise httpcore.ReadError(str(conn.error) or type(conn.error).__name__) from conn.error
