@@ -1,10 +1,11 @@
 """The messages of the conversation view.
 
 An answer streams into a `MarkdownView` through a coalescing buffer flushed every FLUSH_INTERVAL (every other one
-while text comes faster than a few words a frame: BUSY_TEXT): only the block being written is re-rendered, never the
-whole answer; when the answer ends, the text on screen is checked to be exactly the answer. Reasoning streams into a
-collapsible pane above the answer, open while the model thinks and closed when the answer starts. Model text is
-shown harmlessly: control characters and escape sequences become visible symbols, never terminal commands.
+while text comes faster than a few words a frame, every third faster still: BUSY_TEXT, RUSHED_TEXT): only the block
+being written is re-rendered, never the whole answer; when the answer ends, the text on screen is checked to be
+exactly the answer. Reasoning streams into a collapsible pane above the answer, open while the model thinks and
+closed when the answer starts. Model text is shown harmlessly: control characters and escape sequences become
+visible symbols, never terminal commands.
 """
 
 from __future__ import annotations
@@ -32,6 +33,10 @@ BUSY_TEXT = 40
 """Characters, about eight tokens: a flush that moves more lets the next tick pass. Text that comes faster than
 this (160 tokens a second and up) is drawn 10 times a second, a line or more at a time, where twice as many frames
 would show nothing the eye follows and cost twice the CPU (bench S2: each frame costs the same whatever it adds)."""
+RUSHED_TEXT = 100
+"""Characters, a flush that moves more lets the next two ticks pass: text that comes faster than 1,000 characters a
+second (200 tokens a second and up, faster than anyone reads) is drawn about 7 times a second, two lines or more
+at a time at a wide terminal's width, for two thirds of the frames' cost."""
 
 
 def branch_marker(branch: tuple[int, int]) -> str:
@@ -161,8 +166,8 @@ class AssistantMessage(Vertical):
         """Joined when read, as `Reply` does: `str +=` on an attribute copies the whole text per token."""
         self._pending_answer: list[str] = []
         self._pending_reasoning: list[str] = []
-        self._rest = False
-        """The last tick flushed a busy frame: the next one passes (`BUSY_TEXT`)."""
+        self._rest = 0
+        """Ticks to pass before the next flush: the last one moved a busy frame (`BUSY_TEXT`, `RUSHED_TEXT`)."""
         self.started = time.monotonic()
         self.reasoning_started: float | None = None
         self.reasoning_seconds: float | None = None
@@ -223,11 +228,12 @@ class AssistantMessage(Vertical):
         self.tools.add(delta)
 
     async def _tick(self) -> None:
-        """The flush timer: a flush, unless the last one was busy (`BUSY_TEXT`)."""
+        """The flush timer: a flush, unless the last one was busy (`BUSY_TEXT`, `RUSHED_TEXT`)."""
         if self._rest:
-            self._rest = False
+            self._rest -= 1
         else:
-            self._rest = self._pending_size() > BUSY_TEXT
+            size = self._pending_size()
+            self._rest = 2 if size > RUSHED_TEXT else 1 if size > BUSY_TEXT else 0
             await self.flush()
 
     def _pending_size(self) -> int:
