@@ -30,7 +30,7 @@ def test_the_app_ends_when_its_terminal_goes_away_mid_answer(
     from chatterm.cassette.summary import summarize
     from tests.faultserver import LONG_ANSWER
 
-    fault_server.gap = 0.001
+    fault_server.gap = 0.005  # (400 words in two seconds: word30 is on screen for a good part of one)
     terminal.start(chatterm_command("--base-url", fault_server.url("long"), "--model", "fault-model"))
     terminal.wait_for(lambda s: "Enter sends" in s)
     terminal.send("an earlier turn", "Enter")  # (the server's long answer is its second)
