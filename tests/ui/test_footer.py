@@ -96,6 +96,26 @@ async def test_only_escape_asks_whether_an_edit_is_under_way(monkeypatch: pytest
         assert len(searched) == asked.count("stop")
 
 
+@pytest.mark.parametrize("stock", [False, True], ids=["custom", "stock"])
+async def test_the_footer_is_built_again_only_when_its_keys_change(slow: HeldServer, stock: bool) -> None:
+    """The bindings are refreshed at every start and end of an answer, at focus moves, at keys: the footer builds
+    its keys again (ten widgets mounted, some 10 ms) only when what they show changed."""
+    support.force_stock(stock)
+    app = app_for(slow.url)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: app.session is not None and "New chat" in footer_text(app))
+        footer = app.chat_screen.query_one(Footer)
+        before = list(footer.children)
+        app.chat_screen.refresh_bindings()
+        await settled(pilot)
+        assert list(footer.children) == before, "the same keys: nothing changed"
+        await send(pilot, app, "first")
+        await wait_for(pilot, lambda: offers_stop(app))
+        assert not set(footer.children) & set(before), "built again: Stop came"
+        slow.go_on.set()
+        await wait_for(pilot, lambda: app.chat_screen.messages()[0].finished and not offers_stop(app))
+
+
 def keys(app: ChatApp) -> tuple[list[FittedKey], FittedKey]:
     footer = app.chat_screen.query_one(Footer)
     (palette,) = footer.query(".-command-palette")
@@ -125,9 +145,14 @@ async def test_the_footer_shows_whole_bindings_at_any_width(width: int, render_p
 
 
 def live_keys() -> int:
-    """The footer keys alive (on the screen or not), once garbage is collected."""
+    """The footer keys alive (on the screen or not), once garbage is collected; those made at startup, which the
+    app froze with the rest of what it holds from then on (`chatterm.ui.memory`), too."""
+    gc.unfreeze()
     gc.collect()
-    return sum(1 for thing in gc.get_objects() if isinstance(thing, FooterKey))
+    try:
+        return sum(1 for thing in gc.get_objects() if isinstance(thing, FooterKey))
+    finally:
+        gc.freeze()
 
 
 @pytest.mark.parametrize("stock", [False, True], ids=["custom", "stock"])

@@ -98,11 +98,27 @@ def width(widget: Widget) -> int:
     return text + widget.styles.gutter.width + widget.styles.margin.width
 
 
+def built_from(footer: Footer) -> tuple[object, ...]:
+    """What a footer's keys are built from (`Footer.compose`): the screen's bindings, each with its key as shown,
+    whether it is enabled and its tooltip, and the footer's own settings."""
+    bindings = footer.screen.active_bindings.values()
+    shown = tuple((binding, footer.app.get_key_display(binding), on, tip) for _, binding, on, tip in bindings)
+    return shown, footer.compact, footer.show_command_palette, footer.combine_groups
+
+
 class ReleasingFooter(Footer):
-    """Textual's footer, letting go of the keys each rebuild takes off (see the module)."""
+    """Textual's footer, built again only when what its keys show changed, letting go of the keys each rebuild takes
+    off (see the module). Textual's builds them again at every refresh of the bindings: at each start and end of an
+    answer, whether Stop comes or not, and at focus moves (ten widgets mounted each time)."""
+
+    _built: tuple[object, ...] | None = None
 
     async def recompose(self) -> None:
+        now = built_from(self) if self.is_attached else None
+        if now is not None and now == self._built and self.children:
+            return
         await super().recompose()
+        self._built = now
         self.mutate_reactive(Footer.compact)
 
 
