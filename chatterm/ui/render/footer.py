@@ -18,10 +18,13 @@ each rebuild, which lets Textual drop the watchers of the keys that are gone.
 
 from __future__ import annotations
 
+from difflib import SequenceMatcher
+
 from rich.cells import cell_len
 from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
+from textual.compose import compose
 from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Footer
@@ -106,20 +109,49 @@ def built_from(footer: Footer) -> tuple[object, ...]:
     return shown, footer.compact, footer.show_command_palette, footer.combine_groups
 
 
+def identity(widget: Widget) -> tuple[object, ...] | None:
+    """What a footer key shows and does, as it was built (its classes but the one its `compact` sets); None for a
+    group of keys or a group's label."""
+    if not isinstance(widget, FooterKey):
+        return None
+    classes = frozenset(widget.classes - {"-compact"})
+    shown = (widget.key, widget.key_display, widget.description, widget.action, str(widget.tooltip or ""))
+    return type(widget), *shown, widget._disabled, classes
+
+
 class ReleasingFooter(Footer):
-    """Textual's footer, built again only when what its keys show changed, letting go of the keys each rebuild takes
-    off (see the module). Textual's builds them again at every refresh of the bindings: at each start and end of an
-    answer, whether Stop comes or not, and at focus moves (ten widgets mounted each time)."""
+    """Textual's footer, changed only where what its keys show changed, letting go of the keys it takes off (see the
+    module). Textual's builds all its keys again at every refresh of the bindings (ten widgets mounted, 10-16 ms):
+    three times an answer, where Stop comes once and goes once, and at focus moves. Here a refresh that changes
+    nothing leaves the footer as it is, and one that adds or takes off keys mounts or removes those alone; where a
+    group of keys is concerned, all are built again as Textual does."""
 
     _built: tuple[object, ...] | None = None
 
     async def recompose(self) -> None:
         now = built_from(self) if self.is_attached else None
-        if now is not None and now == self._built and self.children:
-            return
-        await super().recompose()
-        self._built = now
-        self.mutate_reactive(Footer.compact)
+        if now is None or not self.children or now != self._built:
+            if now is None or not self.children or not await self._patch():
+                await super().recompose()
+            self._built = now
+            self.mutate_reactive(Footer.compact)
+
+    async def _patch(self) -> bool:
+        """Mount the keys that came and remove those that went, the others left as they are (False, and nothing
+        done, where a group of keys is among them)."""
+        old, new = list(self.children), compose(self)
+        were, are = [identity(widget) for widget in old], [identity(widget) for widget in new]
+        if None in were or None in are:
+            return False
+        async with self.batch():
+            for tag, start, end, first, last in SequenceMatcher(None, were, are, autojunk=False).get_opcodes():
+                if tag == "equal":
+                    continue
+                if start < end:
+                    await self.remove_children(old[start:end])
+                if first < last:
+                    await self.mount_all(new[first:last], before=old[end] if end < len(old) else None)
+        return True
 
 
 class ChatFooter(ReleasingFooter):
