@@ -10,10 +10,10 @@ Where the render package's parts are used, each unit's width is known from its t
 footer is fitted in the frame that lays it out. Textual keeps its footer's keys (`FooterKey`) private, so on the stock
 path the footer is Textual's own, fitted from the widths its first layout gives the units (a frame later).
 
-The footer builds its keys again whenever the bindings change (every answer: Stop comes and goes; every move of the
-message cursor). Each key watches the footer's `compact`, and Textual drops a watcher only when what it watches
-changes, so the keys taken off would stay alive, held by the footer: both footers here mark `compact` changed after
-each rebuild, which lets Textual drop the watchers of the keys that are gone.
+The footer takes keys off and puts others on whenever the bindings change (every answer: Stop comes and goes; every
+move of the message cursor; `ReleasingFooter`). Each key watches the footer's `compact`, and Textual drops a watcher
+only when what it watches changes, so the keys taken off would stay alive, held by the footer: both footers here
+mark `compact` changed after each change, which lets Textual drop the watchers of the keys that are gone.
 """
 
 from __future__ import annotations
