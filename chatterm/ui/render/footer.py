@@ -101,14 +101,6 @@ def width(widget: Widget) -> int:
     return text + widget.styles.gutter.width + widget.styles.margin.width
 
 
-def built_from(footer: Footer) -> tuple[object, ...]:
-    """What a footer's keys are built from (`Footer.compose`): the screen's bindings, each with its key as shown,
-    whether it is enabled and its tooltip, and the footer's own settings."""
-    bindings = footer.screen.active_bindings.values()
-    shown = tuple((binding, footer.app.get_key_display(binding), on, tip) for _, binding, on, tip in bindings)
-    return shown, footer.compact, footer.show_command_palette, footer.combine_groups
-
-
 def identity(widget: Widget) -> tuple[object, ...] | None:
     """What a footer key shows and does, as it was built (its classes but the one its `compact` sets); None for a
     group of keys or a group's label."""
@@ -126,15 +118,10 @@ class ReleasingFooter(Footer):
     nothing leaves the footer as it is, and one that adds or takes off keys mounts or removes those alone; where a
     group of keys is concerned, all are built again as Textual does."""
 
-    _built: tuple[object, ...] | None = None
-
     async def recompose(self) -> None:
-        now = built_from(self) if self.is_attached else None
-        if now is None or not self.children or now != self._built:
-            if now is None or not self.children or not await self._patch():
-                await super().recompose()
-            self._built = now
-            self.mutate_reactive(Footer.compact)
+        if not (self.is_attached and self.children and await self._patch()):
+            await super().recompose()
+        self.mutate_reactive(Footer.compact)
 
     async def _patch(self) -> bool:
         """Mount the keys that came and remove those that went, the others left as they are (False, and nothing
@@ -143,14 +130,15 @@ class ReleasingFooter(Footer):
         were, are = [identity(widget) for widget in old], [identity(widget) for widget in new]
         if None in were or None in are:
             return False
-        async with self.batch():
-            for tag, start, end, first, last in SequenceMatcher(None, were, are, autojunk=False).get_opcodes():
-                if tag == "equal":
-                    continue
-                if start < end:
-                    await self.remove_children(old[start:end])
-                if first < last:
-                    await self.mount_all(new[first:last], before=old[end] if end < len(old) else None)
+        opcodes = SequenceMatcher(None, were, are, autojunk=False).get_opcodes()
+        changes = [change for change in opcodes if change[0] != "equal"]
+        if changes:
+            async with self.batch():
+                for _, start, end, first, last in changes:
+                    if start < end:
+                        await self.remove_children(old[start:end])
+                    if first < last:
+                        await self.mount_all(new[first:last], before=old[end] if end < len(old) else None)
         return True
 
 
