@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from chatterm.ui.screens.profiles import Switch
 
 EFFORT_KEY = "ctrl+g"
-EFFORT_TOOLTIP = "Reasoning effort of the next answers: off, low, medium, high, the provider's default"
+EFFORT_TOOLTIP = "Reasoning effort of the next answers: off, low, medium, high, the profile's or provider's default"
 EFFORT_BINDINGS = [
     Binding(EFFORT_KEY, "cycle_effort", "Effort", show=False, tooltip=EFFORT_TOOLTIP)
 ]
@@ -43,7 +43,8 @@ SHORT = {"temperature": "temp", "top_p": "top_p", "max_tokens": "max"}
 
 
 EFFORT_CYCLE: tuple[str | None, ...] = (*EFFORTS, None)
-"""The key's cycle: off, low, medium, high, then none asked (the provider's default), then off again."""
+"""The key's cycle of the chat's own effort: off, low, medium, high, then none (the profile's effort, else the
+provider's default), then off again."""
 
 
 def next_effort(effort: str | None) -> str | None:
@@ -51,11 +52,19 @@ def next_effort(effort: str | None) -> str | None:
     return EFFORT_CYCLE[(EFFORT_CYCLE.index(effort) + 1) % len(EFFORT_CYCLE)] if effort in EFFORT_CYCLE else None
 
 
+def effort_name(session: ChatSession) -> str:
+    """The effort of the next answers as the status line and the palette name it: the chat's own, else the
+    profile's marked as such (the key cycles the chat's own, and comes back to the profile's), else the default."""
+    if session.params.effort is not None:
+        return session.params.effort
+    return f"{session.effort} (profile)" if session.effort else "default"
+
+
 def status_forms(session: ChatSession) -> list[str]:
     """The status line's item for the chat's parameters, fullest first: the effort (when one is asked) and the
     parameters that differ from the profile's; then the effort alone; then none."""
     profile = profile_sampling(session.client.endpoint.api, session.choice.endpoint.params)
-    effort = [f"effort {session.effort}"] if session.effort else []
+    effort = [f"effort {effort_name(session)}"] if session.effort else []
     differ = [
         f"{SHORT[name]} {value:g}" for name, value in session.params.sampling().items() if profile.get(name) != value
     ]
@@ -101,14 +110,14 @@ class ChatOptions(GuardedApp):
 
     def option_commands(self) -> list[tuple[str, str, Callable[[], Any]]]:
         """The palette's entries for them (the effort's names the effort now, and the next)."""
-        effort = self.session.effort if self.session is not None else None
-        after = next_effort(effort) or "default"
+        effort = effort_name(self.session) if self.session is not None else "default"
+        after = (next_effort(self.session.params.effort) if self.session is not None else None) or "default"
         cycle = f"Cycle off, low, medium, high, default: next {after} ({key_name(EFFORT_KEY)})"
         return [
             ("System prompt…", "Write this chat's system prompt (shown at its top)", self.action_edit_system_prompt),
             ("Parameters…", "Temperature, top_p, max tokens and reasoning effort of this chat", self.action_parameters),
             ("Role…", "A role from config.toml: its system prompt, profile and parameters", self.action_choose_role),
-            (f"Reasoning effort: {effort or 'default'}", cycle, self.action_cycle_effort),
+            (f"Reasoning effort: {effort}", cycle, self.action_cycle_effort),
         ]
 
     def action_edit_system_prompt(self) -> None:
@@ -139,7 +148,7 @@ class ChatOptions(GuardedApp):
     def action_cycle_effort(self) -> None:
         if self.session is None:
             return
-        effort = next_effort(self.session.effort)
+        effort = next_effort(self.session.params.effort)
         self.session.set_params(replace(self.session.params, effort=effort))
         self.show_options()
         endpoint = self.session.client.endpoint  # (the status line shows the effort: a warning only, once a chat)

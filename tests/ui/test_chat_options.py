@@ -129,6 +129,38 @@ async def test_the_effort_key_comes_back_to_the_provider_s_default(faults: Fault
         assert "thinkingBudget" not in str(faults.seen[-1].body)
 
 
+async def test_the_effort_key_cycles_over_a_profile_s_own_effort(faults: FaultServer) -> None:
+    """A profile that sets an effort is the chat's default: the key goes off, low, medium, high and back to it, each
+    step sent and shown, the profile's told apart from one the chat chose."""
+    path = locations.config_file()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(
+        f'[profiles.deep]\nbase_url = "{faults.url("ok")}"\nmodel = "claude"\napi = "anthropic"\n'
+        'local = true\neffort = "high"\n',
+        encoding="utf-8",
+    )
+    settings = load_settings()
+    app = ChatApp(settings, choose(settings, profile="deep"))
+    budgets = []
+    async with app.run_test(size=(120, 30)) as pilot:
+        await wait_for(pilot, lambda: app.session is not None)
+        shown = [app.chat_screen.status.line(120).split("│")[1].strip()]
+        for turn in range(1, 7):
+            await send(pilot, app, f"turn {turn}")
+            await answered(pilot, app, turn)
+            budgets.append(faults.seen[-1].body.get("thinking", {}).get("budget_tokens", 0))
+            await pilot.press("ctrl+g")
+            shown.append(app.chat_screen.status.line(120).split("│")[1].strip())
+        names = await search(pilot, app, "effort")
+        assert names[0] == "Reasoning effort: off", names
+    assert shown == [
+        "effort high (profile)", "effort off", "effort low", "effort medium", "effort high", "effort high (profile)",
+        "effort off",
+    ]
+    high = budgets[0]
+    assert budgets == [high, 0, 1024, budgets[3], high, high] and 1024 < budgets[3] < high
+
+
 def write_roles(base_url: str) -> None:
     path = locations.config_file()
     path.parent.mkdir(parents=True, exist_ok=True)
