@@ -150,7 +150,7 @@ def run_profiles(args: argparse.Namespace) -> int:
         path = save_profile(args.name, profile)
         output.say(f"saved profile {args.name} in {path}", stderr=True)
         if profile.api_key_env is None and not profile.local:
-            output.say(f"store its key with: chatterm key set {args.name}", stderr=True)
+            output.say(f"if it takes a key, store it with: chatterm key set {args.name}", stderr=True)
         return EXIT_OK
     if action == "remove":
         if args.name == DEMO:

@@ -325,8 +325,10 @@ class ChatApp(ChatOptions):
             found = find_key(name, profile.api_key_env)
             if found is not None:
                 key, usable = f"key: {found.source}", True
-            else:
+            elif profile.api_key_env:
                 key, usable = f"no key ({profile.api_key_env})", False
+            else:  # (it names no variable: it starts with no key, as `--profile NAME` starts it)
+                key, usable = "no key", True
             rows.append(ProfileRow(name, profile.model, key, usable))
         return rows
 

@@ -111,3 +111,20 @@ async def test_the_switcher_shows_at_once_and_fills_in_the_local_servers_that_an
         assert app.choice.profile != "down007"
         screen._choose("up")
         await wait_for(pilot, lambda: app.choice.profile == "up")
+
+
+async def test_a_profile_that_names_no_key_is_switched_to_as_it_is_started(models_server: ModelsServer) -> None:
+    """A profile with no key variable (`profiles add NAME --base-url URL`, not --local) starts with no key, as
+    `--profile NAME` does; the switcher takes it the same way, saying it has no key rather than refusing it."""
+    locations.config_dir().mkdir(parents=True, exist_ok=True)
+    locations.config_file().write_text(f'[profiles.mine]\nbase_url = "{models_server.url("up")}"\nmodel = "m"\n')
+    app = app_for()
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await pilot.press("ctrl+l")
+        await wait_for(pilot, lambda: isinstance(app.screen, ProfileScreen))
+        screen = app.screen
+        assert isinstance(screen, ProfileScreen)
+        assert "None" not in prompt(screen, "mine") and "no key" in prompt(screen, "mine")
+        screen._choose("mine")
+        await wait_for(pilot, lambda: app.choice.profile == "mine")
+        assert not any("mine has" in notice for notice in notices(app))
