@@ -91,6 +91,18 @@ async def test_a_long_code_line_wraps_under_its_indent() -> None:
     )
 
 
+async def test_a_table_cell_wider_than_its_column_folds_and_loses_nothing() -> None:
+    """Rich cuts a cell's word that is wider than its column short with an ellipsis: at a narrow terminal a table of
+    code lost characters on screen. The cell folds onto the next lines instead."""
+    code = "sorted(itertools.chain(first_list,second_list))"
+    table = f"| approach | code |\n|---|---|\n| merge | `{code}` |\n"
+    for width in (30, 50, 60):
+        lines = texts(await drawn(table, width=width))
+        assert not any("…" in line for line in lines), (width, lines)
+        cells = [line.split()[-1] for line in lines[2:] if line.split()]
+        assert "".join(cells) == code, (width, lines)
+
+
 @pytest.mark.parametrize("theme", shipped_and_builtin(), ids=lambda theme: theme.name)
 def test_every_markdown_colour_comes_from_the_theme(theme: Theme) -> None:
     """Inline code and code blocks on the theme's surface (no black boxes in light themes), readable; headings not

@@ -5,6 +5,8 @@
 - a link shows its URL after its text, dimmed, when the text is not the URL (`tasks_and_urls`): terminals that do
   not follow hyperlinks, and a copy of the text, keep where it points;
 - a quote is a bar in the theme's primary colour before muted text;
+- a table cell folds a word wider than its column onto the next lines, where Rich cuts it short with an ellipsis
+  (code in a table at a narrow terminal lost its middle);
 - a code block has the theme's surface as its background, and a line too long for the width is wrapped under its
   own indent, two columns in (a hanging indent), so the code's shape stays readable.
 
@@ -34,9 +36,9 @@ TASK = re.compile(r"\[([ xX])\](?= |$)")
 """A task list item's box, at the start of its text."""
 TAB_SIZE = 4
 HANG = 2
+"""Columns a wrapped code line's continuation starts after the line's indent."""
 CODE_TOP = Style.from_meta({"code": True})
 """Marks the blank line at the top of a code block, where the view shows the block's number (`codes`)."""
-"""Columns a wrapped code line's continuation starts after the line's indent."""
 
 
 class OrderedList(rich_markdown.ListElement):
@@ -135,6 +137,14 @@ def wrapped(line: Text, width: int) -> list[Text]:
     return [pieces[0], *(Text(" " * hang, end="") + piece for piece in pieces[1:])]
 
 
+class Table(rich_markdown.TableElement):
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        for table in super().__rich_console__(console, options):
+            for column in getattr(table, "columns", ()):
+                column.overflow = "fold"
+            yield table
+
+
 class ChatMarkdown(rich_markdown.Markdown):
     """Rich's Markdown with the elements above, and `url` tokens drawn in `markdown.url` (`tasks_and_urls`)."""
 
@@ -145,6 +155,7 @@ class ChatMarkdown(rich_markdown.Markdown):
         "blockquote_open": Quote,
         "bullet_list_open": OrderedList,
         "ordered_list_open": OrderedList,
+        "table_open": Table,
     }
     inlines = {*rich_markdown.Markdown.inlines, "url"}
 
