@@ -19,6 +19,7 @@ from chatterm.ui.widgets.conversation import FOLLOW_STEP, ConversationView
 from chatterm.ui.widgets.messages import AssistantMessage
 from tests.faultserver import LINES, FaultServer
 from tests.ui.helpers import app_for, send, settled, shown_text, wait_for
+from tests.ui.oracle import Oracle, screen_text
 
 
 class Host(App[None]):
@@ -264,3 +265,47 @@ async def test_an_answer_ending_in_a_notice_is_on_screen_however_late_the_end_is
         await pilot.pause(0.6)
         shot = shown_text(await settled(pilot))
         assert "HTTP 401: Invalid API Key" in shot and "Explain briefly" in shot
+
+
+@pytest.mark.parametrize("before", ["ok", "lines"], ids=["short", "taller-than-the-screen"])
+async def test_a_prompt_sent_is_on_screen_before_its_answer_starts(faults: FaultServer, before: str) -> None:
+    """The view follows from the moment a prompt is sent: the prompt and the answer's place are on screen while the
+    model has not answered yet (it stayed where it was, the prompt below the screen, until the first token)."""
+    faults.stall, faults.gap = 3.0, 0.0
+    app = app_for(faults.url(before))
+    oracle = Oracle(app, checks_per_update=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await send(pilot, app, "first")
+        screen = app.chat_screen
+        await wait_for(pilot, lambda: bool(screen.messages()) and screen.messages()[-1].finished)
+        session = app.session
+        assert session is not None
+        session.client.endpoint.base_url = faults.url("silent")  # (the next answer does not come)
+        await send(pilot, app, "where did my prompt go")
+        await wait_for(pilot, lambda: faults.counts.get("silent", 0) == 1)
+        await pilot.pause(0.3)
+        shown = "\n".join(oracle.terminal.display)
+        assert "where did my prompt go" in shown, shown
+        assert "where did my prompt go" in screen_text(app)
+
+
+async def test_a_message_selected_above_the_stream_holds_the_view_until_the_last_is(faults: FaultServer) -> None:
+    """Selecting a message above the answer (Tab, Up) is reading it: the view stops following and keeps it on
+    screen while the answer grows; selecting the last message (End) follows the answer again."""
+    faults.gap = 0.03
+    app = app_for(faults.url("lines"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await send(pilot, app, "go")
+        screen = app.chat_screen
+        await wait_for(pilot, lambda: bool(screen.messages()) and screen.messages()[-1].markdown.line_count > 2)
+        view, message = screen.conversation_view, screen.messages()[-1]
+        await pilot.press("tab", "up")  # (the prompt, on screen above the answer's first lines)
+        prompt = view.selected
+        assert prompt is not None and prompt is not message
+        await wait_for(pilot, lambda: message.markdown.line_count > 60)
+        await pilot.pause(0.1)
+        assert view.region.contains_region(prompt.region), "the selected prompt stays on screen"
+        await pilot.press("end")
+        await wait_for(pilot, lambda: message.finished)
+        await settle(pilot)
+        assert 0 <= rows_below_text(view, message.markdown) < FOLLOW_STEP, "followed to the end again"

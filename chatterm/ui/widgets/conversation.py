@@ -29,7 +29,7 @@ from textual.widget import Widget
 from chatterm.ui.markdown.view import MarkdownView
 from chatterm.ui.render.scrollbar import RowScrollBar
 from chatterm.ui.render.widgets import anchor_held, let_go_of_anchor, moved_by_anchor, vertical_scrollbar
-from chatterm.ui.widgets.cursor import MessageCursor
+from chatterm.ui.widgets.cursor import MessageCursor, Selectable
 
 FOLLOW_STEP = 8
 """Lines the view moves at a time while it follows: a scroll repaints the whole conversation, so it comes once per
@@ -78,6 +78,17 @@ class ConversationView(MessageCursor):
         self._floor = min(self.scroll_y, 0)
         self.anchor(False)
 
+    def select(self, message: Selectable | None) -> None:
+        """Select `message`: the answer being written, selected while it streams, is followed again (its end in
+        sight, as End asks); another message is being read, and the view stays on it."""
+        super().select(message)
+        if not self._streaming or message is None:
+            return
+        writing = message is self.selectable()[-1]
+        self._following = writing
+        if writing and self._text_bottom is not None:
+            self._keep_in_sight(self._text_bottom, self.scrollable_content_region.height)
+
     def stop_following(self) -> None:
         """The answer ended: keep to the end from now on if the reader was there, or if the conversation is shorter
         than the view (no negative offset outlives the answer: a view opened on it has none). The anchor puts the
@@ -115,6 +126,9 @@ class ConversationView(MessageCursor):
             # less the room it has not filled yet.
             unfilled = max(writing.laid_out - writing.line_count, 0)
             self._keep_in_sight(arrangement.total_region.bottom - unfilled, size.height, in_layout=True)
+        elif self.following:
+            # No text yet (the model has not answered): the prompt just sent and the answer's place end it.
+            self._keep_in_sight(arrangement.total_region.bottom, size.height, in_layout=True)
         elif moved_by_anchor(self):
             # Textual's compositor moves an anchored view to the end of this arrangement without telling the
             # scrollbar, which would go on showing the old position: it is told here (and repaints if it moved).
