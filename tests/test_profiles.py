@@ -187,6 +187,16 @@ def test_profiles_commands_keep_the_file_and_never_hold_keys(monkeypatch: pytest
     assert oct(path.stat().st_mode & 0o777) == "0o600"
 
 
+def test_profiles_add_sets_a_native_api_and_its_effort() -> None:
+    url = "http://127.0.0.1:8080/v1beta"
+    assert main(["profiles", "add", "gem", "--base-url", url, "--model", "g", "--api", "gemini", "--effort", "low"]) == 0
+    profile = load_settings().profiles["gem"]
+    assert (profile.api, profile.effort) == ("gemini", "low")
+    with pytest.raises(SystemExit) as refused:
+        main(["profiles", "add", "gem", "--base-url", url, "--model", "g", "--effort", "most"])
+    assert refused.value.code == 2
+
+
 def test_first_run_picks_demo_then_a_provider_with_a_key(monkeypatch: pytest.MonkeyPatch) -> None:
     assert choose(load_settings()).profile == DEMO
     monkeypatch.setenv("XAI_API_KEY", TEST_KEY)

@@ -9,7 +9,7 @@ from typing import Any, NoReturn
 from chatterm import __version__
 from chatterm.cli.errors import UsageError
 from chatterm.cli.output import line
-from chatterm.net.apis import APIS
+from chatterm.net.apis import APIS, EFFORTS
 from chatterm.terminal_text import MESSAGE, shortened
 
 
@@ -203,6 +203,7 @@ def build_parser() -> argparse.ArgumentParser:
     behind = "the server behind a chat completions endpoint: deepseek, llamacpp, vllm, ollama"
     add.add_argument("--server", metavar="NAME", help=behind)
     add.add_argument("--api-key-env", metavar="VAR", help="the environment variable holding the key")
+    add.add_argument("--effort", choices=EFFORTS, help="the reasoning effort asked for (default: the provider's)")
     add.add_argument("--param", action="append", metavar="KEY=VALUE", help="an extra request parameter")
     add.add_argument("--header", action="append", metavar="KEY=VALUE", help="an extra HTTP header")
     add.add_argument("--no-think-tags", action="store_true", help="leave <think> tags in the answer")

@@ -92,6 +92,7 @@ def _new_profile(args: argparse.Namespace) -> ProfileSettings:
             allow_link_local=args.allow_link_local,
             api=args.api or "openai",
             server=args.server,
+            effort=args.effort,
         )
     except ValidationError as exc:
         error = exc.errors()[0]
