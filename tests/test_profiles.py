@@ -189,7 +189,8 @@ def test_profiles_commands_keep_the_file_and_never_hold_keys(monkeypatch: pytest
 
 def test_profiles_add_sets_a_native_api_and_its_effort() -> None:
     url = "http://127.0.0.1:8080/v1beta"
-    assert main(["profiles", "add", "gem", "--base-url", url, "--model", "g", "--api", "gemini", "--effort", "low"]) == 0
+    added = main(["profiles", "add", "gem", "--base-url", url, "--model", "g", "--api", "gemini", "--effort", "low"])
+    assert added == 0
     profile = load_settings().profiles["gem"]
     assert (profile.api, profile.effort) == ("gemini", "low")
     with pytest.raises(SystemExit) as refused:
