@@ -68,6 +68,25 @@ async def test_the_view_follows_the_text_and_grows_a_screen_at_a_time() -> None:
         assert view.scroll_y == view.max_scroll_y, "at the end, as between answers"
 
 
+@pytest.mark.parametrize("height", [8, 12, 20])
+async def test_a_short_view_follows_with_most_of_it_showing_text(height: int) -> None:
+    """The room the view leaves under the text for what comes next is a few lines of a tall view and a quarter of a
+    short one: a view of 9 rows showed 2 rows of text and 7 blank ones."""
+    app = Host()
+    async with app.run_test(size=(60, height)) as pilot:
+        view = app.query_one(ConversationView)
+        message = AssistantMessage()
+        await view.mount(message)
+        view.follow()
+        rows = view.scrollable_content_region.height
+        for n in range(40):
+            message.add_answer(f"Line {n}.\n\n")
+            await message.flush()
+            await settle(pilot)
+            below = rows_below_text(view, message.markdown)
+            assert below >= 0 and (view.scroll_y <= 0 or below <= max(rows // 4, 1)), (n, rows, below)
+
+
 async def answer_past_a_screen(pilot: Pilot[None], app: ChatApp) -> tuple[ConversationView, AssistantMessage]:
     """Ask, and wait until the streaming answer is taller than the 24-line screen."""
     await send(pilot, app, "go")

@@ -33,7 +33,7 @@ from chatterm.ui.widgets.cursor import MessageCursor, Selectable
 
 FOLLOW_STEP = 8
 """Lines the view moves at a time while it follows: a scroll repaints the whole conversation, so it comes once per
-few new lines, not per line (a few blank lines under the text at most)."""
+few new lines, not per line (a few blank lines under the text at most; fewer in a short view, a quarter of it)."""
 
 
 class ConversationView(MessageCursor):
@@ -153,8 +153,9 @@ class ConversationView(MessageCursor):
         if height <= 0:
             return
         top = round(self.scroll_y)
+        step = min(FOLLOW_STEP, height // 4 + 1)  # (a short view keeps three quarters of itself for the text)
         lowest = text_bottom - height
-        highest = min(text_bottom + FOLLOW_STEP - 1 - height, text_bottom - 1)
+        highest = min(text_bottom + step - 1 - height, text_bottom - 1)
         if lowest <= top <= highest:
             return
         target = max(highest, lowest)
