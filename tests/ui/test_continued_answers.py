@@ -39,6 +39,22 @@ async def test_c_on_deepseek_asks_by_prefix_completion_and_shows_one_answer(scri
         assert shown(app) == [("user", "go", None), ("answer", "The first half and the rest.", None)]
 
 
+async def test_a_continuation_that_adds_nothing_says_so(scripted: ScriptedServer) -> None:
+    """A server that answers `c` with the partial answer again (an echo) and stops there adds nothing once the repeat
+    is taken off: the answer says so, rather than looking as if `c` did nothing."""
+    scripted.answers = [cut_by_length("The first half"), cut_by_length("The first half")]
+    app = ChatApp(load_settings(), preset_choice("deepseek", scripted.url))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await talk(pilot, app, "go")
+        await select(pilot, app, 1)
+        await pilot.press("c")
+        await wait_for(pilot, lambda: len(scripted.requests) == 2)
+        await answered(pilot, app, 1)
+        await settled(pilot)
+        assert shown(app) == [("user", "go", None), ("answer", "The first half", None)]
+        assert "The continuation added nothing" in screen_text(app)
+
+
 async def continued_session(path: Path) -> None:
     """one (cut short, then continued) > two."""
     provider = FakeProvider()

@@ -291,6 +291,7 @@ class ChatScreen(Screen[None]):
         """Feed one answer's events into its message; a stop keeps the partial answer."""
         reply = Reply()
         stopped = False
+        continued = bool(message.answer)  # (the partial answer a continuation streams on after)
         message.on_flush = self.status.show_speed
         blink, self.composer.cursor_blink = self.composer.cursor_blink, False  # (a blink is a frame of its own)
         try:
@@ -321,6 +322,8 @@ class ChatScreen(Screen[None]):
                 notice = f"{reply.error.message} · Ctrl+R retries"
             else:
                 notice = reply.finish_notice  # (an answer, but not all of it: told in the warning colour)
+                if continued and not reply.content and not reply.tool_calls:
+                    notice = "The continuation added nothing" + (f" ({notice})" if notice else ".")
             reasoning_tokens = reply.usage.reasoning_tokens if reply.usage else None
             warn = stopped or (reply.error is None and notice is not None)
             await message.finish(notice=notice, stopped=warn, reasoning_tokens=reasoning_tokens)
