@@ -137,9 +137,10 @@ class HeldServer(ScriptedServer):
         return [first, (self.go_on, rest[1]), end]
 
 
-def cut_by_length(text: str) -> Script:
-    """An answer that stops at the token limit after `text`."""
-    choices = [{"index": 0, "delta": {"content": text}, "finish_reason": None}]
+def cut_by_length(text: str, reasoning: str = "") -> Script:
+    """An answer that stops at the token limit after `text` (and `reasoning` before it)."""
+    choices = [{"index": 0, "delta": {"reasoning_content": reasoning}, "finish_reason": None}] if reasoning else []
+    choices.append({"index": 0, "delta": {"content": text}, "finish_reason": None})
     choices.append({"index": 0, "delta": {}, "finish_reason": "length"})
     events = [{"model": "scripted", "choices": [choice]} for choice in choices]
     body = b"".join(b"data: " + json.dumps(event).encode() + b"\n\n" for event in events) + b"data: [DONE]\n\n"

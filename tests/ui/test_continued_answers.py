@@ -18,7 +18,7 @@ from tests.branching_fake import FakeProvider, answer, fake_session
 from tests.scripted import ScriptedServer, cut_by_length, sse_script
 from tests.test_continue_native import preset_choice
 from tests.ui.helpers import app_for, settled, wait_for
-from tests.ui.oracle import screen_text
+from tests.ui.oracle import Oracle, screen_text
 from tests.ui.test_tree_keys import answered, select, shown, talk
 
 
@@ -53,6 +53,29 @@ async def test_a_continuation_that_adds_nothing_says_so(scripted: ScriptedServer
         await settled(pilot)
         assert shown(app) == [("user", "go", None), ("answer", "The first half", None)]
         assert "The continuation added nothing" in screen_text(app)
+
+
+async def test_the_answer_stays_on_screen_while_its_continuation_repeats_it(scripted: ScriptedServer) -> None:
+    """While the continuation thinks again and repeats the partial answer (held back until it is known to be a
+    repeat), the partial answer stays on the terminal: the conversation followed the reasoning pane's text, closed
+    and so of no lines, and showed the room under the answer, blank, for as long as the repeat took."""
+    partial = "".join(f"Line {n} of the partial answer.\n\n" for n in range(30))
+    words = [len(partial) * k // 20 for k in range(1, 20)]
+    again = sse_script(partial + "The rest.", reasoning="Thinking again.", answer_cuts=words, gaps=(0.1,))
+    scripted.answers = [cut_by_length(partial, reasoning="Thinking."), again]
+    app = ChatApp(load_settings(), preset_choice("deepseek", scripted.url))
+    oracle = Oracle(app, checks_per_update=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await talk(pilot, app, "go")
+        await select(pilot, app, 1)
+        await pilot.press("c")
+        await wait_for(pilot, lambda: len(scripted.requests) == 2)
+        for _ in range(8):
+            await pilot.pause(0.2)
+            drawn = "\n".join(oracle.terminal.display)
+            assert "Line 29 of the partial answer." in drawn, drawn
+        await answered(pilot, app, 1)
+        assert shown(app)[-1][1].endswith("Line 29 of the partial answer.\n\nThe rest.")
 
 
 async def continued_session(path: Path) -> None:

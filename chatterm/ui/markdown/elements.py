@@ -138,6 +138,8 @@ def wrapped(line: Text, width: int) -> list[Text]:
 
 
 class Table(rich_markdown.TableElement):
+    """Rich's table, its columns folding what does not fit rather than cutting it short."""
+
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         for table in super().__rich_console__(console, options):
             for column in getattr(table, "columns", ()):

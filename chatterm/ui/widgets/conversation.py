@@ -11,12 +11,14 @@ the text ends is known in two ways:
   resized), in the layout itself (`arrange`): the scroll offset is set where the layout places the text, so no
   frame shows the text anywhere else.
 
+Before the first token, the end of the conversation (the prompt just sent, the answer's place) is followed instead.
+
 A conversation shorter than the view is drawn against the bottom edge (as Textual's anchor draws it), with a
 negative scroll offset (`_floor`).
 
-It follows until the reader scrolls away from the end of the text (up, to read); scrolling back down to it resumes
-following. A change of layout never stops it. Between answers it keeps to its end as any chat view does (Textual's
-anchor).
+It follows until the reader scrolls away from the end of the text (up, to read) or selects a message above it;
+scrolling back down to it, or selecting the answer, resumes following. A change of layout never stops it. Between
+answers it keeps to its end as any chat view does (Textual's anchor).
 """
 
 from __future__ import annotations
@@ -106,8 +108,8 @@ class ConversationView(MessageCursor):
     def text_appended(self, view: MarkdownView) -> None:
         """A text view in the conversation has more (or fewer) lines (`Follower`): within its room, the view scrolls
         with it now; a view that outgrew its room is placed by the layout that grows it (`arrange`)."""
-        if not self._streaming:
-            return
+        if not self._streaming or not _shown(view):
+            return  # (the text of a closed reasoning pane: the answer below it is what is followed)
         self._writing = view
         if self._following and view.region and view.line_count <= view.size.height:
             # (from where the last layout put the view, which is what the screen shows: not the virtual size, which
@@ -140,10 +142,10 @@ class ConversationView(MessageCursor):
     def _text_view(self) -> MarkdownView | None:
         """The text view being written to: the one last appended to, else the last with text in the last message
         (a view filled before it was mounted, as the reasoning pane's is, tells nobody)."""
-        if self._writing is not None and self._writing.is_attached:
+        if self._writing is not None and self._writing.is_attached and _shown(self._writing):
             return self._writing
         last = self.children[-1] if self.children else None
-        views = [view for view in last.query(MarkdownView) if view.display and view.source] if last else []
+        views = [view for view in last.query(MarkdownView) if view.source and _shown(view)] if last else []
         return views[-1] if views else None
 
     def _keep_in_sight(self, text_bottom: int, height: int, in_layout: bool = False) -> None:
@@ -199,3 +201,8 @@ class ConversationView(MessageCursor):
 
     def validate_scroll_target_y(self, value: float) -> float:
         return max(value, self._floor) if value < 0 else super().validate_scroll_target_y(value)
+
+
+def _shown(widget: Widget) -> bool:
+    """Drawn: neither the widget nor any of its containers is hidden (a closed reasoning pane hides its text)."""
+    return all(node.display for node in widget.ancestors_with_self if isinstance(node, Widget))
