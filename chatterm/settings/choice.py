@@ -134,7 +134,7 @@ def choose(
             if chosen is None:
                 raise ResolveError(f"no profile named {name!r} ({_known(settings)})")
             found = find_key(name, chosen.api_key_env)
-            if found is None and chosen.api_key_env and not chosen.local:
+            if lacks_its_key(chosen, found):
                 raise ResolveError(
                     f"no API key for {name}: export {chosen.api_key_env}=... or run 'chatterm key set {name}'"
                 )
@@ -147,6 +147,12 @@ def choose(
     if api:
         choice.endpoint.api = api
     return choice
+
+
+def lacks_its_key(profile: ProfileSettings, found: FoundKey | None) -> bool:
+    """The profile names the variable of its key and no key was found: it cannot start. (A local one, or one that
+    names no variable, starts with no key.)"""
+    return found is None and bool(profile.api_key_env) and not profile.local
 
 
 def _usable(found: FoundKey | None, profile: str) -> str | None:

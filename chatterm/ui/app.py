@@ -22,7 +22,7 @@ from textual.filter import LineFilter
 from textual.screen import Screen
 
 from chatterm import locations
-from chatterm.settings.choice import AD_HOC, DEMO, Choice, ResolveError, choose, chosen_again
+from chatterm.settings.choice import AD_HOC, DEMO, Choice, ResolveError, choose, chosen_again, lacks_its_key
 from chatterm.settings.config import Settings
 from chatterm.settings.keys import find_key
 from chatterm.settings.prompts import PromptHistory, history_file
@@ -325,7 +325,7 @@ class ChatApp(ChatOptions):
             found = find_key(name, profile.api_key_env)
             if found is not None:
                 key, usable = f"key: {found.source}", True
-            elif profile.api_key_env:
+            elif lacks_its_key(profile, found):
                 key, usable = f"no key ({profile.api_key_env})", False
             else:  # (it names no variable: it starts with no key, as `--profile NAME` starts it)
                 key, usable = "no key", True

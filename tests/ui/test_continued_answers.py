@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from textual.pilot import Pilot
 
 from chatterm.settings.config import load_settings
 from chatterm.ui.app import ChatApp
@@ -22,14 +23,23 @@ from tests.ui.oracle import Oracle, screen_text
 from tests.ui.test_tree_keys import answered, select, shown, talk
 
 
+def deepseek(scripted: ScriptedServer) -> ChatApp:
+    return ChatApp(load_settings(), preset_choice("deepseek", scripted.url))
+
+
+async def continue_first(pilot: Pilot[None], app: ChatApp, scripted: ScriptedServer) -> None:
+    """Ask, then press `c` on the answer, until the continuation is asked for."""
+    await talk(pilot, app, "go")
+    await select(pilot, app, 1)
+    await pilot.press("c")
+    await wait_for(pilot, lambda: len(scripted.requests) == 2)
+
+
 async def test_c_on_deepseek_asks_by_prefix_completion_and_shows_one_answer(scripted: ScriptedServer) -> None:
     scripted.answers = [cut_by_length("The first half"), sse_script(" and the rest.")]
-    app = ChatApp(load_settings(), preset_choice("deepseek", scripted.url))
+    app = deepseek(scripted)
     async with app.run_test(size=(80, 24)) as pilot:
-        await talk(pilot, app, "go")
-        await select(pilot, app, 1)
-        await pilot.press("c")
-        await wait_for(pilot, lambda: len(scripted.requests) == 2)
+        await continue_first(pilot, app, scripted)
         await answered(pilot, app, 1)
         assert scripted.paths[1] == "/beta/chat/completions"
         assert scripted.requests[1]["messages"] == [
@@ -43,12 +53,9 @@ async def test_a_continuation_that_adds_nothing_says_so(scripted: ScriptedServer
     """A server that answers `c` with the partial answer again (an echo) and stops there adds nothing once the repeat
     is taken off: the answer says so, rather than looking as if `c` did nothing."""
     scripted.answers = [cut_by_length("The first half"), cut_by_length("The first half")]
-    app = ChatApp(load_settings(), preset_choice("deepseek", scripted.url))
+    app = deepseek(scripted)
     async with app.run_test(size=(80, 24)) as pilot:
-        await talk(pilot, app, "go")
-        await select(pilot, app, 1)
-        await pilot.press("c")
-        await wait_for(pilot, lambda: len(scripted.requests) == 2)
+        await continue_first(pilot, app, scripted)
         await answered(pilot, app, 1)
         await settled(pilot)
         assert shown(app) == [("user", "go", None), ("answer", "The first half", None)]
@@ -63,13 +70,10 @@ async def test_the_answer_stays_on_screen_while_its_continuation_repeats_it(scri
     words = [len(partial) * k // 20 for k in range(1, 20)]
     again = sse_script(partial + "The rest.", reasoning="Thinking again.", answer_cuts=words, gaps=(0.1,))
     scripted.answers = [cut_by_length(partial, reasoning="Thinking."), again]
-    app = ChatApp(load_settings(), preset_choice("deepseek", scripted.url))
+    app = deepseek(scripted)
     oracle = Oracle(app, checks_per_update=False)
     async with app.run_test(size=(80, 24)) as pilot:
-        await talk(pilot, app, "go")
-        await select(pilot, app, 1)
-        await pilot.press("c")
-        await wait_for(pilot, lambda: len(scripted.requests) == 2)
+        await continue_first(pilot, app, scripted)
         for _ in range(8):
             await pilot.pause(0.2)
             drawn = "\n".join(oracle.terminal.display)

@@ -8,10 +8,12 @@ import socket
 from collections.abc import AsyncIterator
 
 import pytest
+from textual.pilot import Pilot
 from textual.widgets import OptionList
 
 from chatterm import locations
 from chatterm.net import models
+from chatterm.ui.app import ChatApp
 from chatterm.ui.screens.profiles import ProfileScreen
 from tests.ui.helpers import app_for, wait_for
 from tests.ui.test_outside_text import notices
@@ -73,6 +75,15 @@ def closed_port() -> int:
         return int(probe.getsockname()[1])
 
 
+async def switcher(pilot: Pilot[None], app: ChatApp) -> ProfileScreen:
+    """Ctrl+L's dialog, open."""
+    await pilot.press("ctrl+l")
+    await wait_for(pilot, lambda: isinstance(app.screen, ProfileScreen))
+    screen = app.screen
+    assert isinstance(screen, ProfileScreen)
+    return screen
+
+
 def prompt(screen: ProfileScreen, name: str) -> str:
     options = screen.query_one(OptionList)
     return str(options.get_option(name).prompt)
@@ -93,10 +104,7 @@ async def test_the_switcher_shows_at_once_and_fills_in_the_local_servers_that_an
     )
     app = app_for()
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
-        await pilot.press("ctrl+l")
-        await wait_for(pilot, lambda: isinstance(app.screen, ProfileScreen))
-        screen = app.screen
-        assert isinstance(screen, ProfileScreen)
+        screen = await switcher(pilot, app)
         await wait_for(pilot, lambda: models_server.open_held == 1)  # (the dialog is up while a server is asked)
         assert "checking" in prompt(screen, "held")
         listed = {str(option.id) for option in screen.query_one(OptionList).options}
@@ -120,10 +128,7 @@ async def test_a_profile_that_names_no_key_is_switched_to_as_it_is_started(model
     locations.config_file().write_text(f'[profiles.mine]\nbase_url = "{models_server.url("up")}"\nmodel = "m"\n')
     app = app_for()
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
-        await pilot.press("ctrl+l")
-        await wait_for(pilot, lambda: isinstance(app.screen, ProfileScreen))
-        screen = app.screen
-        assert isinstance(screen, ProfileScreen)
+        screen = await switcher(pilot, app)
         assert "None" not in prompt(screen, "mine") and "no key" in prompt(screen, "mine")
         screen._choose("mine")
         await wait_for(pilot, lambda: app.choice.profile == "mine")

@@ -81,15 +81,18 @@ class ConversationView(MessageCursor):
         self.anchor(False)
 
     def select(self, message: Selectable | None) -> None:
-        """Select `message`: the answer being written, selected while it streams, is followed again (its end in
-        sight, as End asks); another message is being read, and the view stays on it."""
+        """Select `message`: the answer being written, selected while it streams, is followed again; another message
+        is being read, and the view stays on it."""
         super().select(message)
-        if not self._streaming or message is None:
-            return
-        writing = message is self.selectable()[-1]
-        self._following = writing
-        if writing and self._text_bottom is not None:
+        if self._streaming and message is not None:
+            self._following = message is self.selectable()[-1]
+
+    def _bring_into_view(self, message: Selectable) -> None:
+        """The answer being written comes into view as it is followed, the end of its text in sight (not its top)."""
+        if self._streaming and self._text_bottom is not None and message is self.selectable()[-1]:
             self._keep_in_sight(self._text_bottom, self.scrollable_content_region.height)
+        else:
+            super()._bring_into_view(message)
 
     def stop_following(self) -> None:
         """The answer ended: keep to the end from now on if the reader was there, or if the conversation is shorter
